@@ -1,0 +1,20 @@
+import { join } from 'node:path';
+import * as esbuild from 'esbuild';
+import { ROOT } from './build-client.ts';
+
+/** Bundles the server so `npm start` runs plain JavaScript; packages stay in node_modules. */
+export async function buildServer(outDir: string): Promise<void> {
+  await esbuild.build({
+    entryPoints: { main: join(ROOT, 'server', 'main.ts') },
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: ['node24'],
+    outdir: outDir,
+    jsx: 'automatic',
+    sourcemap: 'linked',
+    minify: false,
+    logLevel: 'warning',
+  });
+}

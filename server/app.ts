@@ -1,0 +1,71 @@
+import express, { type Express } from 'express';
+import type { Logger } from 'pino';
+import type { RouteDefinition } from '../shared/route-definition.ts';
+import { ASSETS_PATH, type ClientAssets } from './client-assets.ts';
+import { createContentSecurityPolicy } from './content-security-policy.ts';
+import { createErrorHandler, methodNotAllowed, notFoundHandler } from './error-handler.ts';
+import { FAVICON_PATH, sendFavicon } from './favicon.ts';
+import { alwaysReady, createHealthRouter, type Readiness } from './health.ts';
+import { createHttpLogger } from './http-logger.ts';
+import { rejectMalformedRequests } from './malformed-request.ts';
+import { createPageHandler } from './render-page.tsx';
+import { createSecurityHeaders } from './security-headers.ts';
+import { createStaticAssets } from './static-assets.ts';
+import { createStatusPages } from './status-pages.ts';
+
+/** What Express's `trust proxy` setting accepts: a hop count, addresses, or names. */
+export type TrustProxy = boolean | number | string | readonly string[];
+
+export interface AppOptions {
+  /** The page table; see shared/routes.ts. */
+  readonly routes: readonly RouteDefinition[];
+  readonly logger: Logger;
+  /** Built client files and manifest. Without them pages render on the server only. */
+  readonly assets?: ClientAssets | undefined;
+  /** Absolute URLs and the error page's host come from here, never from request headers. */
+  readonly publicOrigin?: URL | undefined;
+  /** Which peers' `X-Forwarded-*` headers to believe. Default: none. */
+  readonly trustProxy?: TrustProxy;
+  /** Default 10 s. */
+  readonly renderTimeoutMs?: number;
+  /** Shows error messages and stacks on the error page. Default false: never in production. */
+  readonly development?: boolean;
+  /** `/readyz` answers 503 once this says so. Default: always ready. */
+  readonly readiness?: Readiness;
+}
+
+export const DEFAULT_RENDER_TIMEOUT_MS = 10_000;
+
+/**
+ * Builds the application without listening, so tests can hand it to supertest.
+ * Order matters: logging and request ids first so every answer is logged and carries an id;
+ * security headers before anything can answer; malformed requests stopped before routing; the
+ * 404 handler and the error handler last.
+ */
+export function createApp(options: AppOptions): Express {
+  const { routes, logger, assets, publicOrigin, development = false } = options;
+  const renderTimeoutMs = options.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
+  const pages = createStatusPages();
+  const app = express();
+
+  app.disable('x-powered-by');
+  // Every HTML answer carries a fresh nonce, so an ETag could never match.
+  app.set('etag', false);
+  app.set('trust proxy', options.trustProxy ?? false);
+
+  app.use(createHttpLogger(logger));
+  app.use(createSecurityHeaders(createContentSecurityPolicy()));
+  app.use(rejectMalformedRequests);
+  app.use(createHealthRouter(options.readiness ?? alwaysReady));
+  app.get([FAVICON_PATH, '/favicon.ico'], sendFavicon);
+  if (assets !== undefined) app.use(ASSETS_PATH, createStaticAssets(assets.dir));
+
+  for (const route of routes) {
+    app.get(route.path, createPageHandler(route, { renderTimeoutMs, assets }));
+    app.all(route.path, methodNotAllowed);
+  }
+
+  app.use(notFoundHandler);
+  app.use(createErrorHandler({ pages, publicHost: publicOrigin?.hostname, development }));
+  return app;
+}

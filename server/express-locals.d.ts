@@ -1,0 +1,13 @@
+// Per-request state, typed by declaration merging (pino-http merges `req.id` and `req.log`).
+declare global {
+  namespace Express {
+    interface Locals {
+      /** Fresh for every request; given to helmet's CSP and to React's `nonce` option. */
+      cspNonce: string;
+      /** The matched route's path pattern, for logs; unset when no page route matched. */
+      routePattern?: string;
+    }
+  }
+}
+
+export {};

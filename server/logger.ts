@@ -1,0 +1,33 @@
+import { pino, type DestinationStream, type Level, type Logger } from 'pino';
+
+/**
+ * Paths that may hold secrets if anything ever logs a raw request or response. Our own log
+ * lines never include headers; this is the second fence (SPEC §6).
+ */
+export const REDACTED_PATHS = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'req.headers["proxy-authorization"]',
+  'res.headers["set-cookie"]',
+  'headers.cookie',
+  'headers.authorization',
+  'headers["proxy-authorization"]',
+  'headers["set-cookie"]',
+];
+
+export interface LoggerOptions {
+  readonly level: Level | 'silent';
+  readonly destination?: DestinationStream;
+}
+
+/** The process's one pino logger: JSON lines, secrets removed. */
+export function createLogger({ level, destination }: LoggerOptions): Logger {
+  return pino(
+    {
+      level,
+      redact: { paths: REDACTED_PATHS, remove: true },
+      base: { pid: process.pid },
+    },
+    destination ?? pino.destination({ sync: true }),
+  );
+}

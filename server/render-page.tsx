@@ -1,0 +1,142 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { isbot } from 'isbot';
+import { renderToPipeableStream } from 'react-dom/server';
+import { APP_NAME } from '../shared/app-info.ts';
+import { AppRoot } from '../shared/app-root.tsx';
+import { isHttpError, type HttpError } from '../shared/http-error.ts';
+import type { RouteDefinition } from '../shared/route-definition.ts';
+import { untilAborted } from './abortable.ts';
+import type { ClientAssets } from './client-assets.ts';
+import { serializeForScript } from './embedded-json.ts';
+import { setHtmlHeaders } from './html-headers.ts';
+import { PageDocument } from './page-document.tsx';
+import { ClientDisconnectedError, RenderNotNeededError, RenderTimeoutError, isRenderStopReason } from './render-errors.ts';
+import { normalizeParams, searchParamsOf } from './route-params.ts';
+import { logServerError } from './server-error-log.ts';
+
+export interface PageHandlerOptions {
+  /** After this long the render is aborted and pending boundaries render on the client. */
+  readonly renderTimeoutMs: number;
+  readonly assets: ClientAssets | undefined;
+}
+
+function documentTitle(route: RouteDefinition, data: unknown): string {
+  const title = typeof route.title === 'function' ? route.title(data) : route.title;
+  return title === undefined || title === '' ? APP_NAME : `${title} · ${APP_NAME}`;
+}
+
+/**
+ * Streams one route's page (SPEC §3): `load` first, then `renderToPipeableStream`. Browsers get
+ * the shell as soon as it is ready and boundaries as they resolve; crawlers get the whole
+ * document at once. One timer bounds the request and is cleared however it ends; a client
+ * that goes away aborts the render and is logged as an abort, never as an error.
+ */
+export function createPageHandler(route: RouteDefinition, { renderTimeoutMs, assets }: PageHandlerOptions): RequestHandler {
+  const pageAssets = route.page === undefined ? undefined : assets?.pages.get(route.page);
+  if (route.page !== undefined && assets !== undefined && pageAssets === undefined) {
+    throw new Error(`Route ${route.path}: page "${route.page}" is not in the client build`);
+  }
+  const bootstrapModules = pageAssets === undefined ? undefined : [pageAssets.script];
+  const Page = route.component;
+
+  return async function renderPage(req: Request, res: Response, next: NextFunction) {
+    res.locals.routePattern = route.path;
+    const nonce = res.locals.cspNonce;
+    const stop = new AbortController();
+    let abortRender: ((reason: unknown) => void) | undefined;
+
+    function stopRender(reason: ClientDisconnectedError | RenderTimeoutError): void {
+      stop.abort(reason);
+      abortRender?.(reason);
+    }
+    const timer = setTimeout(function renderTimedOut() {
+      req.log.warn({ route: route.path, timeoutMs: renderTimeoutMs }, 'render timed out');
+      stopRender(new RenderTimeoutError(renderTimeoutMs));
+    }, renderTimeoutMs);
+    res.once('close', function onResponseClosed() {
+      clearTimeout(timer);
+      if (!res.writableFinished && !stop.signal.aborted) {
+        req.log.info({ route: route.path }, 'render aborted: client disconnected');
+        stopRender(new ClientDisconnectedError());
+      }
+    });
+
+    const params = normalizeParams(req.params);
+    let data: unknown;
+    if (route.load !== undefined) {
+      try {
+        const context = { params, searchParams: searchParamsOf(req.originalUrl), signal: stop.signal, requestId: String(req.id) };
+        data = await untilAborted(route.load(context), stop.signal);
+      } catch (error) {
+        clearTimeout(timer);
+        if (error instanceof ClientDisconnectedError) return;
+        throw error;
+      }
+    }
+    if (stop.signal.aborted) return;
+
+    const bot = isbot(req.get('user-agent'));
+    let shellSent = false;
+    let statusFromRender: HttpError | undefined;
+
+    function sendShell(): void {
+      if (shellSent || res.writableEnded || stop.signal.aborted) return;
+      shellSent = true;
+      if (statusFromRender !== undefined) {
+        // A boundary called notFound() and friends while the shell rendered: the page's status wins.
+        clearTimeout(timer);
+        abort(new RenderNotNeededError('the page ends in a status page'));
+        next(statusFromRender);
+        return;
+      }
+      res.status(200);
+      setHtmlHeaders(res);
+      if (req.method === 'HEAD') {
+        res.end();
+        abort(new RenderNotNeededError('HEAD needs no body'));
+        return;
+      }
+      pipe(res);
+    }
+
+    const { pipe, abort } = renderToPipeableStream(
+      <PageDocument
+        title={documentTitle(route, data)}
+        nonce={nonce}
+        assets={pageAssets}
+        embeddedData={pageAssets === undefined ? undefined : serializeForScript({ data, params })}
+      >
+        <AppRoot>
+          <Page data={data} params={params} />
+        </AppRoot>
+      </PageDocument>,
+      {
+        nonce,
+        ...(bootstrapModules === undefined ? {} : { bootstrapModules }),
+        onError(error) {
+          if (isRenderStopReason(error)) return undefined;
+          if (isHttpError(error) && error.status < 500) {
+            if (!shellSent) statusFromRender ??= error;
+            else req.log.warn({ route: route.path, status: error.status }, 'status helper called after the shell was sent');
+            return undefined;
+          }
+          // Becomes the boundary's digest in the HTML; the same digest is in the log line.
+          return logServerError(req, error);
+        },
+        onShellReady() {
+          if (!bot) sendShell();
+        },
+        onAllReady() {
+          clearTimeout(timer);
+          if (bot) sendShell();
+        },
+        onShellError(error) {
+          clearTimeout(timer);
+          if (error instanceof ClientDisconnectedError || res.writableEnded) return;
+          next(error);
+        },
+      },
+    );
+    abortRender = abort;
+  };
+}

@@ -1,0 +1,95 @@
+import { STATUS_CODES } from 'node:http';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { isKnownStatus, statusMessage } from '../shared/http-error.ts';
+import { applicationErrorMessage } from '../shared/status-view.tsx';
+import { escapeHtml } from './escape-html.ts';
+import { compileTemplate, type HtmlTemplate } from './html-template.ts';
+import { StatusDocument } from './status-document.tsx';
+
+// Plain letters survive React's escaping unchanged and never occur in the pages' own text.
+const NONCE = 'XSTATUSPAGENONCEX';
+const HOST = 'XSTATUSPAGEHOSTX';
+const DIGEST = 'XSTATUSPAGEDIGESTX';
+
+/** The statuses pages are rendered for ahead of time (SPEC §4). */
+const PRERENDERED = [400, 401, 403, 404, 405] as const;
+
+export interface ErrorPageValues {
+  readonly nonce: string;
+  readonly host: string;
+  readonly digest: string;
+  /** Development only: message and stack, shown below the generic text. */
+  readonly detail?: string | undefined;
+}
+
+export interface StatusPages {
+  /** A 4xx page: the same bytes for every request apart from the nonce. */
+  status(status: number, nonce: string): string;
+  /** The 500 page of SPEC §5. */
+  serverError(values: ErrorPageValues): string;
+}
+
+/** SPEC §4 wording where it has one; the standard reason phrase for the platform's others. */
+export function messageForStatus(status: number): string {
+  if (isKnownStatus(status)) return statusMessage(status);
+  const reason = STATUS_CODES[status];
+  return reason === undefined ? statusMessage(status) : `${reason}.`;
+}
+
+function titleFor(status: number): string {
+  return `${status}: ${messageForStatus(status)}`;
+}
+
+function renderDocument(props: Parameters<typeof StatusDocument>[0]): string {
+  return `<!DOCTYPE html>${renderToStaticMarkup(createElement(StatusDocument, props))}`;
+}
+
+function compileStatusPage(status: number): HtmlTemplate<'nonce'> {
+  const html = renderDocument({ title: titleFor(status), nonce: NONCE, status, message: messageForStatus(status) });
+  return compileTemplate(html, [['nonce', NONCE]]);
+}
+
+/**
+ * Status pages are static apart from the nonce (and, for 500, host and digest): each is
+ * rendered once when the app is built, and a request only joins strings.
+ */
+export function createStatusPages(): StatusPages {
+  const pages = new Map<number, HtmlTemplate<'nonce'>>(PRERENDERED.map((status) => [status, compileStatusPage(status)]));
+  const serverErrorPage = compileTemplate(
+    renderDocument({
+      title: titleFor(500),
+      nonce: NONCE,
+      status: 500,
+      message: applicationErrorMessage('server', HOST),
+      digest: DIGEST,
+    }),
+    [
+      ['nonce', NONCE],
+      ['host', HOST],
+      ['digest', DIGEST],
+    ],
+  );
+
+  return {
+    status(status, nonce) {
+      let page = pages.get(status);
+      if (page === undefined) {
+        page = compileStatusPage(status);
+        pages.set(status, page);
+      }
+      return page({ nonce });
+    },
+    serverError({ nonce, host, digest, detail }) {
+      if (detail === undefined) return serverErrorPage({ nonce, host: escapeHtml(host), digest: escapeHtml(digest) });
+      return renderDocument({
+        title: titleFor(500),
+        nonce,
+        status: 500,
+        message: applicationErrorMessage('server', host),
+        digest,
+        detail,
+      });
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { StatusView, applicationErrorMessage } from './status-view.tsx';
+
+interface ErrorBoundaryProps {
+  readonly children: ReactNode;
+  /** Hears every error the boundary catches, e.g. to log it to the console or report it. */
+  readonly onError?: (error: unknown, info: ErrorInfo) => void;
+}
+
+interface ErrorBoundaryState {
+  readonly error: { readonly value: unknown } | null;
+}
+
+/** React puts a server digest on errors from boundaries that failed during SSR. */
+export function digestOf(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'digest' in error) {
+    const { digest } = error;
+    if (typeof digest === 'string' && digest !== '') return digest;
+  }
+  return undefined;
+}
+
+/**
+ * The root boundary: an exception no component handles replaces the page with the
+ * application-error page of SPEC §5. It only ever catches in the browser (the server reports
+ * render errors through React's callbacks), so `location` is always there when it renders.
+ */
+export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundaryState> {
+  override state: ErrorBoundaryState = { error: null };
+
+  static getDerivedStateFromError(error: unknown): ErrorBoundaryState {
+    return { error: { value: error } };
+  }
+
+  override componentDidCatch(error: unknown, info: ErrorInfo): void {
+    this.props.onError?.(error, info);
+  }
+
+  override render(): ReactNode {
+    const { error } = this.state;
+    if (error === null) return this.props.children;
+    const digest = digestOf(error.value);
+    const side = digest === undefined ? 'client' : 'server';
+    const detail =
+      process.env.NODE_ENV === 'production' ? undefined : describeForDevelopment(error.value);
+    return (
+      <StatusView
+        message={applicationErrorMessage(side, location.hostname)}
+        digest={digest}
+        detail={detail}
+      />
+    );
+  }
+}
+
+function describeForDevelopment(error: unknown): string {
+  if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
+  return String(error);
+}

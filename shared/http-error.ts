@@ -1,0 +1,38 @@
+/**
+ * The statuses a page can end in, with the exact wording of SPEC §4.
+ * Shared by the server (status pages, JSON answers) and the client (error page).
+ */
+export const STATUS_MESSAGES = {
+  400: 'Bad Request.',
+  401: "You're not authorized to access this page.",
+  403: 'This page could not be accessed.',
+  404: 'This page could not be found.',
+  405: 'Method Not Allowed.',
+  500: 'Internal Server Error.',
+} as const;
+
+export type KnownStatus = keyof typeof STATUS_MESSAGES;
+
+/** An error that carries the HTTP status it should end in. */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  readonly status: number;
+
+  constructor(status: number, message?: string, options?: ErrorOptions) {
+    super(message ?? statusMessage(status), options);
+    this.status = status;
+  }
+}
+
+export function isHttpError(value: unknown): value is HttpError {
+  return value instanceof HttpError;
+}
+
+export function isKnownStatus(status: number): status is KnownStatus {
+  return Object.hasOwn(STATUS_MESSAGES, status);
+}
+
+/** The visitor-facing message for a status; unknown statuses get a neutral sentence. */
+export function statusMessage(status: number): string {
+  return isKnownStatus(status) ? STATUS_MESSAGES[status] : 'The request could not be completed.';
+}

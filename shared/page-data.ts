@@ -1,0 +1,9 @@
+import type { RouteParams } from './route-definition.ts';
+
+/** The id of the JSON script that carries a page's data from server to client. */
+export const PAGE_DATA_ELEMENT_ID = '__PAGE_DATA__';
+
+export interface EmbeddedPageData {
+  readonly data: unknown;
+  readonly params: RouteParams;
+}

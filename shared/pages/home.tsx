@@ -1,0 +1,19 @@
+import { APP_NAME } from '../app-info.ts';
+import type { PageProps } from '../route-definition.ts';
+
+/** The product's shell: header with the application's name and a main landmark. */
+export default function HomePage(_props: PageProps) {
+  return (
+    <>
+      <header className="app-header">
+        <a href="/" className="app-name">
+          {APP_NAME}
+        </a>
+      </header>
+      <main className="app-main">
+        <h1>{APP_NAME}</h1>
+        <p>The server streamed this page and the browser hydrated it.</p>
+      </main>
+    </>
+  );
+}
