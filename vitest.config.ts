@@ -1,0 +1,50 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Projects: `unit` (vitest + supertest against createApp, no ports of its own), `browser`
+ * (real Chromium against the built server), `proxy` (real nginx in front of real processes).
+ * `npm test` runs them all.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.{ts,tsx}'],
+          exclude: ['test/browser/**', 'test/proxy/**', 'test/process/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'process',
+          include: ['test/process/**/*.test.{ts,tsx}'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.{ts,tsx}'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'proxy',
+          include: ['test/proxy/**/*.test.{ts,tsx}'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
