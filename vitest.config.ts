@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
  * `npm test` runs them all.
  */
 export default defineConfig({
+  // Production JSX (`jsx`, not `jsxDEV`), matching the production React the tests load.
+  oxc: { jsx: { runtime: 'automatic', development: false } },
   test: {
     projects: [
       {
@@ -13,6 +15,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.{ts,tsx}'],
+          // The production builds of React, as served: dev builds stream error messages and
+          // stacks to the browser, which production must never do.
+          env: { NODE_ENV: 'production' },
           exclude: ['test/browser/**', 'test/proxy/**', 'test/process/**'],
         },
       },
