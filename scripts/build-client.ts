@@ -39,7 +39,7 @@ function pageEntriesPlugin(pagesDir: string): esbuild.Plugin {
   };
 }
 
-async function pageNames(pagesDir: string): Promise<string[]> {
+export async function pageNames(pagesDir: string): Promise<string[]> {
   const files = await readdir(pagesDir);
   return files.filter((file) => extname(file) === '.tsx').map((file) => basename(file, '.tsx')).sort();
 }
@@ -55,16 +55,9 @@ function staticImports(metafile: esbuild.Metafile, output: string, seen = new Se
   return seen;
 }
 
-/**
- * Builds content-hashed ES modules with code splitting (each page loads only its own code
- * plus shared chunks) and writes the manifest the server reads once at start.
- */
-export async function buildClient({ pagesDir, outDir, mode }: ClientBuildOptions): Promise<Record<string, PageManifestEntry>> {
-  const names = await pageNames(pagesDir);
-  const assetsDir = join(outDir, 'assets');
-  await rm(outDir, { recursive: true, force: true });
-  await mkdir(assetsDir, { recursive: true });
-  const result = await esbuild.build({
+/** esbuild settings of the client build, shared by `build` and the watch mode of `dev`. */
+export function clientBuildOptions(names: readonly string[], { pagesDir, outDir, mode }: ClientBuildOptions): esbuild.BuildOptions & { metafile: true } {
+  return {
     entryPoints: Object.fromEntries(names.map((name) => [name, `page-entry:${name}`])),
     plugins: [pageEntriesPlugin(pagesDir)],
     bundle: true,
@@ -72,7 +65,7 @@ export async function buildClient({ pagesDir, outDir, mode }: ClientBuildOptions
     format: 'esm',
     platform: 'browser',
     target: ['es2022'],
-    outdir: assetsDir,
+    outdir: join(outDir, 'assets'),
     entryNames: '[name]-[hash]',
     chunkNames: 'chunk-[hash]',
     minify: mode === 'production',
@@ -82,15 +75,35 @@ export async function buildClient({ pagesDir, outDir, mode }: ClientBuildOptions
     define: { 'process.env.NODE_ENV': JSON.stringify(mode) },
     metafile: true,
     logLevel: 'warning',
-  });
+  };
+}
 
+/** Maps each page to its entry file and the chunks it statically imports, as public URLs. */
+export async function writeManifest(metafile: esbuild.Metafile, outDir: string): Promise<Record<string, PageManifestEntry>> {
+  const assetsDir = join(outDir, 'assets');
+  const url = (file: string) => `/assets/${relative(assetsDir, resolve(ROOT, file)).split('\\').join('/')}`;
   const pages: Record<string, PageManifestEntry> = {};
-  for (const [output, meta] of Object.entries(result.metafile.outputs)) {
+  for (const [output, meta] of Object.entries(metafile.outputs)) {
     if (meta.entryPoint === undefined || !meta.entryPoint.startsWith(`${ENTRY_NAMESPACE}:`)) continue;
     const name = meta.entryPoint.slice(ENTRY_NAMESPACE.length + 1);
-    const url = (file: string) => `/assets/${relative(assetsDir, resolve(ROOT, file)).split('\\').join('/')}`;
-    pages[name] = { script: url(output), preloads: [...staticImports(result.metafile, output)].map(url) };
+    pages[name] = { script: url(output), preloads: [...staticImports(metafile, output)].map(url) };
   }
   await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify({ pages }, null, 2)}\n`);
   return pages;
+}
+
+export async function cleanClientOutput(outDir: string): Promise<void> {
+  await rm(outDir, { recursive: true, force: true });
+  await mkdir(join(outDir, 'assets'), { recursive: true });
+}
+
+/**
+ * Builds content-hashed ES modules with code splitting (each page loads only its own code
+ * plus shared chunks) and writes the manifest the server reads once at start.
+ */
+export async function buildClient(options: ClientBuildOptions): Promise<Record<string, PageManifestEntry>> {
+  const names = await pageNames(options.pagesDir);
+  await cleanClientOutput(options.outDir);
+  const result = await esbuild.build(clientBuildOptions(names, options));
+  return writeManifest(result.metafile, options.outDir);
 }

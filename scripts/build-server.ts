@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { ROOT } from './build-client.ts';
 
-/** Bundles the server so `npm start` runs plain JavaScript; packages stay in node_modules. */
-export async function buildServer(outDir: string): Promise<void> {
-  await esbuild.build({
+/** esbuild settings of the server bundle, shared by `build` and the watch mode of `dev`. */
+export function serverBuildOptions(outDir: string): esbuild.BuildOptions {
+  return {
     entryPoints: { main: join(ROOT, 'server', 'main.ts') },
     bundle: true,
     packages: 'external',
@@ -16,5 +16,10 @@ export async function buildServer(outDir: string): Promise<void> {
     sourcemap: 'linked',
     minify: false,
     logLevel: 'warning',
-  });
+  };
+}
+
+/** Bundles the server so `npm start` runs plain JavaScript; packages stay in node_modules. */
+export async function buildServer(outDir: string): Promise<void> {
+  await esbuild.build(serverBuildOptions(outDir));
 }

@@ -14,8 +14,6 @@ describe('malformed requests get the 400 page', () => {
     built = buildApp(fixtureRoutes());
     const listening = await listen(built.app);
     server = listening.server;
-    // Node itself answers a missing Host with a bare 400; main.ts turns that off, as here.
-    server.requireHostHeader = false;
     port = Number(new URL(listening.origin).port);
   });
   afterAll(() => close(server));

@@ -1,4 +1,4 @@
-import { request, type IncomingHttpHeaders } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
 
@@ -15,11 +15,13 @@ export interface StreamedResponse {
   readonly body: string;
 }
 
-/** Listens on a free loopback port for one test; close() when done. */
+/**
+ * Listens on a free loopback port for one test, with the server options of main.ts (the app,
+ * not Node, answers a request without Host); close() when done.
+ */
 export async function listen(app: Express): Promise<{ server: Server; origin: string }> {
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
+  const server = createServer({ requireHostHeader: false }, app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('expected a TCP address');
   const { port } = address;
@@ -35,7 +37,8 @@ export function close(server: Server): Promise<void> {
 export function getTimed(url: string, headers: Record<string, string> = {}): Promise<StreamedResponse> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const req = request(url, { headers }, (res) => {
+    // No keep-alive agent: each request's socket closes with it, so tests leave nothing open.
+    const req = request(url, { headers, agent: false }, (res) => {
       const chunks: TimedChunk[] = [];
       res.setEncoding('utf8');
       res.on('data', (text: string) => chunks.push({ at: performance.now() - started, text }));

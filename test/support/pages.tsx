@@ -12,6 +12,11 @@ const pending = new WeakMap<object, Promise<string>>();
 
 function after(key: object, ms: number, outcome: () => string): Promise<string> {
   let promise = pending.get(key);
+  if (promise === undefined && ms < 0) {
+    // Never settles, and holds no timer that would outlive the test.
+    promise = new Promise<string>(() => undefined);
+    pending.set(key, promise);
+  }
   if (promise === undefined) {
     promise = new Promise<string>((resolve, reject) => {
       setTimeout(() => {
@@ -86,7 +91,8 @@ export function fixtureRoutes(delayMs = 150): readonly RouteDefinition[] {
   return [
     { path: '/', component: Plain, load: () => ({ home: true }) },
     defineRoute({ path: '/slow', component: SlowPage, load: () => ({ delayMs }) }),
-    defineRoute({ path: '/hang', component: SlowPage, load: () => ({ delayMs: 60_000 }) }),
+    /** A boundary that never resolves (delay -1). */
+    defineRoute({ path: '/hang', component: SlowPage, load: () => ({ delayMs: -1 }) }),
     defineRoute({ path: '/boundary-error', component: FailingBoundaryPage, load: () => ({ delayMs: 20 }) }),
     { path: '/throw-in-render', component: ThrowingPage },
     {
