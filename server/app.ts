@@ -7,6 +7,7 @@ import { createErrorHandler, methodNotAllowed, notFoundHandler } from './error-h
 import { FAVICON_PATH, sendFavicon } from './favicon.ts';
 import { alwaysReady, createHealthRouter, type Readiness } from './health.ts';
 import { createHttpLogger } from './http-logger.ts';
+import { liveReloadScript } from './live-reload.ts';
 import { rejectMalformedRequests } from './malformed-request.ts';
 import { createPageHandler } from './render-page.tsx';
 import { createSecurityHeaders } from './security-headers.ts';
@@ -32,6 +33,8 @@ export interface AppOptions {
   readonly development?: boolean;
   /** `/readyz` answers 503 once this says so. Default: always ready. */
   readonly readiness?: Readiness;
+  /** Development only: pages listen here for `npm run dev`'s reload events. */
+  readonly liveReloadUrl?: URL | undefined;
 }
 
 export const DEFAULT_RENDER_TIMEOUT_MS = 10_000;
@@ -46,6 +49,8 @@ export function createApp(options: AppOptions): Express {
   const { routes, logger, assets, publicOrigin, development = false } = options;
   const renderTimeoutMs = options.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
   const pages = createStatusPages();
+  const { liveReloadUrl } = options;
+  const reload = development && liveReloadUrl !== undefined ? liveReloadScript(liveReloadUrl) : undefined;
   const app = express();
 
   app.disable('x-powered-by');
@@ -54,14 +59,14 @@ export function createApp(options: AppOptions): Express {
   app.set('trust proxy', options.trustProxy ?? false);
 
   app.use(createHttpLogger(logger));
-  app.use(createSecurityHeaders(createContentSecurityPolicy()));
+  app.use(createSecurityHeaders(createContentSecurityPolicy({ connectSources: reload === undefined || liveReloadUrl === undefined ? [] : [liveReloadUrl.origin] })));
   app.use(rejectMalformedRequests);
   app.use(createHealthRouter(options.readiness ?? alwaysReady));
   app.get([FAVICON_PATH, '/favicon.ico'], sendFavicon);
   if (assets !== undefined) app.use(ASSETS_PATH, createStaticAssets(assets.dir));
 
   for (const route of routes) {
-    app.get(route.path, createPageHandler(route, { renderTimeoutMs, assets }));
+    app.get(route.path, createPageHandler(route, { renderTimeoutMs, assets, liveReloadScript: reload }));
     app.all(route.path, methodNotAllowed);
   }
 

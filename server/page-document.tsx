@@ -17,6 +17,8 @@ interface PageDocumentProps {
   readonly assets: PageAssets | undefined;
   /** Page data already made safe by `serializeForScript`. */
   readonly embeddedData: string | undefined;
+  /** Development only: the live-reload script of `npm run dev`. */
+  readonly liveReloadScript?: string | undefined;
   readonly children: ReactNode;
 }
 
@@ -24,7 +26,7 @@ interface PageDocumentProps {
  * The document around a page. React renders all of it; the client hydrates only `#root`,
  * so nothing outside it (nonce attributes, the data script) can mismatch.
  */
-export function PageDocument({ title, nonce, assets, embeddedData, children }: PageDocumentProps) {
+export function PageDocument({ title, nonce, assets, embeddedData, liveReloadScript, children }: PageDocumentProps) {
   return (
     <html lang="en">
       <head>
@@ -37,6 +39,7 @@ export function PageDocument({ title, nonce, assets, embeddedData, children }: P
         {embeddedData === undefined ? null : (
           <script id={PAGE_DATA_ELEMENT_ID} type="application/json" nonce={nonce} dangerouslySetInnerHTML={{ __html: embeddedData }} />
         )}
+        {liveReloadScript === undefined ? null : <script nonce={nonce} dangerouslySetInnerHTML={{ __html: liveReloadScript }} />}
       </head>
       <body>
         <div id="root">{children}</div>

@@ -18,6 +18,8 @@ export interface PageHandlerOptions {
   /** After this long the render is aborted and pending boundaries render on the client. */
   readonly renderTimeoutMs: number;
   readonly assets: ClientAssets | undefined;
+  /** Development only: inline script that reloads the page after a rebuild. */
+  readonly liveReloadScript?: string | undefined;
 }
 
 function documentTitle(route: RouteDefinition, data: unknown): string {
@@ -31,7 +33,7 @@ function documentTitle(route: RouteDefinition, data: unknown): string {
  * document at once. One timer bounds the request and is cleared however it ends; a client
  * that goes away aborts the render and is logged as an abort, never as an error.
  */
-export function createPageHandler(route: RouteDefinition, { renderTimeoutMs, assets }: PageHandlerOptions): RequestHandler {
+export function createPageHandler(route: RouteDefinition, { renderTimeoutMs, assets, liveReloadScript }: PageHandlerOptions): RequestHandler {
   const pageAssets = route.page === undefined ? undefined : assets?.pages.get(route.page);
   if (route.page !== undefined && assets !== undefined && pageAssets === undefined) {
     throw new Error(`Route ${route.path}: page "${route.page}" is not in the client build`);
@@ -105,6 +107,7 @@ export function createPageHandler(route: RouteDefinition, { renderTimeoutMs, ass
         nonce={nonce}
         assets={pageAssets}
         embeddedData={pageAssets === undefined ? undefined : serializeForScript({ data, params })}
+        liveReloadScript={liveReloadScript}
       >
         <AppRoot>
           <Page data={data} params={params} />

@@ -1,0 +1,110 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import * as esbuild from 'esbuild';
+import { cleanClientOutput, clientBuildOptions, pageNames, ROOT, writeManifest } from './build-client.ts';
+import { serverBuildOptions } from './build-server.ts';
+
+/**
+ * `npm run dev`: esbuild watches client and server; after every rebuild the server restarts
+ * (it reads the client manifest once at start) and open pages reload through server-sent
+ * events from a small side server. New page modules need a restart of this command.
+ */
+const RELOAD_PORT = Number(process.env.DEV_RELOAD_PORT ?? 35729);
+const RELOAD_URL = `http://localhost:${RELOAD_PORT}/events`;
+const OUT = join(ROOT, 'dist', 'dev');
+const CLIENT_OUT = join(OUT, 'client');
+const SERVER_OUT = join(OUT, 'server');
+const PAGES_DIR = join(ROOT, 'shared', 'pages');
+
+const listeners = new Set<ServerResponse>();
+createServer(function reloadEvents(req, res) {
+  if (req.url !== '/events') {
+    res.writeHead(404).end();
+    return;
+  }
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream',
+    'Cache-Control': 'no-store',
+    // The page is served from another port: EventSource needs CORS.
+    'Access-Control-Allow-Origin': '*',
+  });
+  res.write(': connected\n\n');
+  listeners.add(res);
+  req.on('close', () => listeners.delete(res));
+}).listen(RELOAD_PORT, '127.0.0.1');
+
+function reloadPages(): void {
+  for (const res of listeners) res.write('event: reload\ndata: now\n\n');
+}
+
+let child: ChildProcess | undefined;
+let restartTimer: NodeJS.Timeout | undefined;
+
+function stopServer(): Promise<void> {
+  const running = child;
+  child = undefined;
+  if (running === undefined || running.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    running.once('exit', () => resolve());
+    running.kill('SIGTERM');
+  });
+}
+
+async function restartServer(): Promise<void> {
+  await stopServer();
+  const started = spawn(process.execPath, ['--enable-source-maps', join(SERVER_OUT, 'main.js')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'development', ASSETS_DIR: CLIENT_OUT, LIVE_RELOAD_URL: RELOAD_URL },
+  });
+  child = started;
+  started.stdout?.on('data', (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    if (chunk.toString().includes('"msg":"listening"')) reloadPages();
+  });
+}
+
+/** Both builds end around the same time after a save: restart once. */
+function scheduleRestart(): void {
+  clearTimeout(restartTimer);
+  restartTimer = setTimeout(() => void restartServer(), 80);
+}
+
+function onRebuild(name: string, after?: (result: esbuild.BuildResult) => Promise<void>): esbuild.Plugin {
+  return {
+    name: `restart-after-${name}`,
+    setup(build) {
+      build.onEnd(async (result) => {
+        if (result.errors.length > 0) return;
+        await after?.(result);
+        process.stdout.write(`[dev] ${name} rebuilt\n`);
+        scheduleRestart();
+      });
+    },
+  };
+}
+
+const names = await pageNames(PAGES_DIR);
+await cleanClientOutput(CLIENT_OUT);
+const clientOptions = clientBuildOptions(names, { pagesDir: PAGES_DIR, outDir: CLIENT_OUT, mode: 'development' });
+const client = await esbuild.context({
+  ...clientOptions,
+  plugins: [
+    ...(clientOptions.plugins ?? []),
+    onRebuild('client', async (result) => {
+      if (result.metafile !== undefined) await writeManifest(result.metafile, CLIENT_OUT);
+    }),
+  ],
+});
+const serverOptions = serverBuildOptions(SERVER_OUT);
+const server = await esbuild.context({ ...serverOptions, plugins: [...(serverOptions.plugins ?? []), onRebuild('server')] });
+await Promise.all([client.watch(), server.watch()]);
+process.stdout.write(`[dev] watching; pages reload through ${RELOAD_URL}\n`);
+
+async function shutdown(): Promise<void> {
+  await Promise.all([client.dispose(), server.dispose()]);
+  await stopServer();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown());
+process.on('SIGTERM', () => void shutdown());

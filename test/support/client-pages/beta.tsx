@@ -1,0 +1,5 @@
+import type { PageProps } from '../../../shared/route-definition.ts';
+
+export default function BetaPage(_props: PageProps) {
+  return <p>BETA-ONLY-MARKER</p>;
+}
