@@ -2,33 +2,44 @@ import { useEffect } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { AppRoot } from '../shared/app-root.tsx';
 import type { PageComponent } from '../shared/route-definition.ts';
+import type { TelemetrySettings } from '../shared/telemetry.ts';
 import { readPageData } from './page-data.ts';
+import { reportClientError } from './report-client-error.ts';
 
-/** The element the server renders the page into; see server/document.tsx. */
+/** The element the server renders the page into; see server/page-document.tsx. */
 const ROOT_ID = 'root';
 
 /** Marks the root once React has attached, so tests (and people) can tell it happened. */
-function HydrationMarker({ root }: { readonly root: HTMLElement }) {
+function HydrationMarker({ root, telemetry }: { readonly root: HTMLElement; readonly telemetry: TelemetrySettings | undefined }) {
   useEffect(() => {
     root.setAttribute('data-hydrated', '');
-  }, [root]);
+    if (telemetry !== undefined) {
+      // A separate chunk, fetched only when vitals are switched on.
+      void import('./report-web-vitals.ts').then(({ reportWebVitals }) => reportWebVitals(telemetry));
+    }
+  }, [root, telemetry]);
   return null;
-}
-
-function logCaught(error: unknown): void {
-  console.error(error);
 }
 
 /** Hydrates `#root` with the same tree the server rendered for this page. */
 export function hydratePage(Page: PageComponent): void {
   const root = document.getElementById(ROOT_ID);
   if (root === null) throw new Error(`#${ROOT_ID} is missing: the server did not render a page`);
-  const { data, params } = readPageData(document);
+  const { data, params, telemetry } = readPageData(document);
+  const report =
+    telemetry === undefined ? undefined : (kind: 'uncaught' | 'recoverable', error: unknown) => reportClientError(telemetry, kind, error);
   hydrateRoot(
     root,
-    <AppRoot onError={logCaught}>
+    <AppRoot {...(report === undefined ? {} : { onError: (error: unknown) => report('uncaught', error) })}>
       <Page data={data} params={params} />
-      <HydrationMarker root={root} />
+      <HydrationMarker root={root} telemetry={telemetry} />
     </AppRoot>,
+    {
+      onRecoverableError(error) {
+        // React's default: the console. Reported too when telemetry is on.
+        console.error(error);
+        report?.('recoverable', error);
+      },
+    },
   );
 }

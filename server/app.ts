@@ -1,18 +1,22 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { RouteDefinition } from '../shared/route-definition.ts';
+import { resolveAnalytics, type AnalyticsOptions } from './analytics.ts';
 import { ASSETS_PATH, type ClientAssets } from './client-assets.ts';
 import { createContentSecurityPolicy } from './content-security-policy.ts';
 import { createErrorHandler, methodNotAllowed, notFoundHandler } from './error-handler.ts';
 import { FAVICON_PATH, sendFavicon } from './favicon.ts';
 import { alwaysReady, createHealthRouter, type Readiness } from './health.ts';
 import { createHttpLogger } from './http-logger.ts';
+import { labelRoute } from './label-route.ts';
 import { liveReloadScript } from './live-reload.ts';
 import { rejectMalformedRequests } from './malformed-request.ts';
+import { createMetricsMiddleware, type createMetrics } from './metrics.ts';
 import { createPageHandler } from './render-page.tsx';
 import { createSecurityHeaders } from './security-headers.ts';
 import { createStaticAssets } from './static-assets.ts';
 import { createStatusPages } from './status-pages.ts';
+import { createTelemetryRouter } from './telemetry-endpoints.ts';
 
 /** What Express's `trust proxy` setting accepts: a hop count, addresses, or names. */
 export type TrustProxy = boolean | number | string | readonly string[];
@@ -35,9 +39,18 @@ export interface AppOptions {
   readonly readiness?: Readiness;
   /** Development only: pages listen here for `npm run dev`'s reload events. */
   readonly liveReloadUrl?: URL | undefined;
+  /** The hosting provider's analytics scripts (SPEC §8). Default: off. */
+  readonly analytics?: AnalyticsOptions;
+  /** First-party web vitals and client error reports (SPEC §8). Default: off. */
+  readonly telemetry?: { readonly enabled: boolean; readonly ratePerMinute?: number };
+  /** Prometheus series to record into; served by main.ts on its own port. Default: none. */
+  readonly metrics?: AppMetrics | undefined;
 }
 
+export type AppMetrics = ReturnType<typeof createMetrics>;
+
 export const DEFAULT_RENDER_TIMEOUT_MS = 10_000;
+export const DEFAULT_TELEMETRY_RATE_PER_MINUTE = 60;
 
 /**
  * Builds the application without listening, so tests can hand it to supertest.
@@ -48,9 +61,15 @@ export const DEFAULT_RENDER_TIMEOUT_MS = 10_000;
 export function createApp(options: AppOptions): Express {
   const { routes, logger, assets, publicOrigin, development = false } = options;
   const renderTimeoutMs = options.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
-  const pages = createStatusPages();
-  const { liveReloadUrl } = options;
+  const { liveReloadUrl, metrics } = options;
   const reload = development && liveReloadUrl !== undefined ? liveReloadScript(liveReloadUrl) : undefined;
+  const analytics = resolveAnalytics(options.analytics);
+  const telemetry = options.telemetry?.enabled === true;
+  const pages = createStatusPages(analytics.sources);
+  const policy = createContentSecurityPolicy({
+    scriptSources: analytics.origins,
+    connectSources: [...analytics.origins, ...(reload === undefined || liveReloadUrl === undefined ? [] : [liveReloadUrl.origin])],
+  });
   const app = express();
 
   app.disable('x-powered-by');
@@ -59,15 +78,33 @@ export function createApp(options: AppOptions): Express {
   app.set('trust proxy', options.trustProxy ?? false);
 
   app.use(createHttpLogger(logger));
-  app.use(createSecurityHeaders(createContentSecurityPolicy({ connectSources: reload === undefined || liveReloadUrl === undefined ? [] : [liveReloadUrl.origin] })));
+  if (metrics !== undefined) app.use(createMetricsMiddleware(metrics));
+  app.use(createSecurityHeaders(policy));
   app.use(rejectMalformedRequests);
   app.use(createHealthRouter(options.readiness ?? alwaysReady));
   app.get([FAVICON_PATH, '/favicon.ico'], sendFavicon);
-  if (assets !== undefined) app.use(ASSETS_PATH, createStaticAssets(assets.dir));
+  if (assets !== undefined) app.use(ASSETS_PATH, labelRoute(`${ASSETS_PATH}*`), createStaticAssets(assets.dir));
+  if (telemetry) {
+    app.use(
+      createTelemetryRouter({
+        routePatterns: routes.map((route) => route.path),
+        metrics,
+        ratePerMinute: options.telemetry?.ratePerMinute ?? DEFAULT_TELEMETRY_RATE_PER_MINUTE,
+      }),
+    );
+  }
 
+  const pageOptions = {
+    renderTimeoutMs,
+    assets,
+    liveReloadScript: reload,
+    analyticsSources: analytics.sources,
+    telemetry,
+    onShellReady: metrics === undefined ? undefined : (route: string, seconds: number) => metrics.observeShell(route, seconds),
+  };
   for (const route of routes) {
-    app.get(route.path, createPageHandler(route, { renderTimeoutMs, assets, liveReloadScript: reload }));
-    app.all(route.path, methodNotAllowed);
+    app.get(route.path, createPageHandler(route, pageOptions));
+    app.all(route.path, labelRoute(route.path), methodNotAllowed);
   }
 
   app.use(notFoundHandler);

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { STATUS_VIEW_CSS } from '../shared/status-view.tsx';
 import { PAGE_DATA_ELEMENT_ID } from '../shared/page-data.ts';
+import { AnalyticsScripts } from './analytics-scripts.tsx';
 import type { PageAssets } from './client-assets.ts';
 import { FAVICON_PATH } from './favicon.ts';
 
@@ -17,6 +18,8 @@ interface PageDocumentProps {
   readonly assets: PageAssets | undefined;
   /** Page data already made safe by `serializeForScript`. */
   readonly embeddedData: string | undefined;
+  /** Analytics script URLs (SPEC §8); empty when off. */
+  readonly analyticsSources?: readonly string[];
   /** Development only: the live-reload script of `npm run dev`. */
   readonly liveReloadScript?: string | undefined;
   readonly children: ReactNode;
@@ -26,7 +29,7 @@ interface PageDocumentProps {
  * The document around a page. React renders all of it; the client hydrates only `#root`,
  * so nothing outside it (nonce attributes, the data script) can mismatch.
  */
-export function PageDocument({ title, nonce, assets, embeddedData, liveReloadScript, children }: PageDocumentProps) {
+export function PageDocument({ title, nonce, assets, embeddedData, analyticsSources = [], liveReloadScript, children }: PageDocumentProps) {
   return (
     <html lang="en">
       <head>
@@ -39,6 +42,7 @@ export function PageDocument({ title, nonce, assets, embeddedData, liveReloadScr
         {embeddedData === undefined ? null : (
           <script id={PAGE_DATA_ELEMENT_ID} type="application/json" nonce={nonce} dangerouslySetInnerHTML={{ __html: embeddedData }} />
         )}
+        <AnalyticsScripts sources={analyticsSources} nonce={nonce} />
         {liveReloadScript === undefined ? null : <script nonce={nonce} dangerouslySetInnerHTML={{ __html: liveReloadScript }} />}
       </head>
       <body>

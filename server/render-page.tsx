@@ -4,6 +4,7 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { APP_NAME } from '../shared/app-info.ts';
 import { AppRoot } from '../shared/app-root.tsx';
 import { isHttpError, type HttpError } from '../shared/http-error.ts';
+import type { EmbeddedPageData } from '../shared/page-data.ts';
 import type { RouteDefinition } from '../shared/route-definition.ts';
 import { untilAborted } from './abortable.ts';
 import type { ClientAssets } from './client-assets.ts';
@@ -20,6 +21,12 @@ export interface PageHandlerOptions {
   readonly assets: ClientAssets | undefined;
   /** Development only: inline script that reloads the page after a rebuild. */
   readonly liveReloadScript?: string | undefined;
+  /** Analytics script URLs for the document head (SPEC §8). */
+  readonly analyticsSources?: readonly string[];
+  /** Tells the page to report web vitals and client errors (SPEC §8). */
+  readonly telemetry?: boolean;
+  /** Hears the time to shell of every page, e.g. for metrics. */
+  readonly onShellReady?: ((route: string, seconds: number) => void) | undefined;
 }
 
 function documentTitle(route: RouteDefinition, data: unknown): string {
@@ -33,7 +40,8 @@ function documentTitle(route: RouteDefinition, data: unknown): string {
  * document at once. One timer bounds the request and is cleared however it ends; a client
  * that goes away aborts the render and is logged as an abort, never as an error.
  */
-export function createPageHandler(route: RouteDefinition, { renderTimeoutMs, assets, liveReloadScript }: PageHandlerOptions): RequestHandler {
+export function createPageHandler(route: RouteDefinition, options: PageHandlerOptions): RequestHandler {
+  const { renderTimeoutMs, assets, liveReloadScript, analyticsSources = [], telemetry = false, onShellReady } = options;
   const pageAssets = route.page === undefined ? undefined : assets?.pages.get(route.page);
   if (route.page !== undefined && assets !== undefined && pageAssets === undefined) {
     throw new Error(`Route ${route.path}: page "${route.page}" is not in the client build`);
@@ -42,6 +50,7 @@ export function createPageHandler(route: RouteDefinition, { renderTimeoutMs, ass
   const Page = route.component;
 
   return async function renderPage(req: Request, res: Response, next: NextFunction) {
+    const started = performance.now();
     res.locals.routePattern = route.path;
     const nonce = res.locals.cspNonce;
     const stop = new AbortController();
@@ -77,6 +86,11 @@ export function createPageHandler(route: RouteDefinition, { renderTimeoutMs, ass
     }
     if (stop.signal.aborted) return;
 
+    function embedded(pageData: unknown, pageParams: typeof params): EmbeddedPageData {
+      if (!telemetry) return { data: pageData, params: pageParams };
+      return { data: pageData, params: pageParams, telemetry: { route: route.path, requestId: String(req.id) } };
+    }
+
     const bot = isbot(req.get('user-agent'));
     let shellSent = false;
     let statusFromRender: HttpError | undefined;
@@ -91,8 +105,12 @@ export function createPageHandler(route: RouteDefinition, { renderTimeoutMs, ass
         next(statusFromRender);
         return;
       }
+      const shellSeconds = (performance.now() - started) / 1000;
+      onShellReady?.(route.path, shellSeconds);
       res.status(200);
       setHtmlHeaders(res);
+      // Browser tools show the server's share of the wait (SPEC §9, Server-Timing).
+      res.setHeader('Server-Timing', `shell;desc="React shell";dur=${(shellSeconds * 1000).toFixed(1)}`);
       if (req.method === 'HEAD') {
         res.end();
         abort(new RenderNotNeededError('HEAD needs no body'));
@@ -106,8 +124,9 @@ export function createPageHandler(route: RouteDefinition, { renderTimeoutMs, ass
         title={documentTitle(route, data)}
         nonce={nonce}
         assets={pageAssets}
-        embeddedData={pageAssets === undefined ? undefined : serializeForScript({ data, params })}
+        embeddedData={pageAssets === undefined ? undefined : serializeForScript(embedded(data, params))}
         liveReloadScript={liveReloadScript}
+        analyticsSources={analyticsSources}
       >
         <AppRoot>
           <Page data={data} params={params} />

@@ -1,13 +1,16 @@
 import { STATUS_VIEW_CSS, StatusView, type StatusViewProps } from '../shared/status-view.tsx';
+import { AnalyticsScripts } from './analytics-scripts.tsx';
 import { FAVICON_PATH } from './favicon.ts';
 
 interface StatusDocumentProps extends StatusViewProps {
   readonly title: string;
   readonly nonce: string;
+  /** Analytics script URLs (SPEC §8): the only scripts a status page may carry. */
+  readonly analyticsSources: readonly string[];
 }
 
-/** A complete status page: no script, `noindex`, styles under the nonce (SPEC §4). */
-export function StatusDocument({ title, nonce, ...view }: StatusDocumentProps) {
+/** A complete status page: no script but analytics, `noindex`, styles under the nonce (SPEC §4). */
+export function StatusDocument({ title, nonce, analyticsSources, ...view }: StatusDocumentProps) {
   return (
     <html lang="en">
       <head>
@@ -17,6 +20,7 @@ export function StatusDocument({ title, nonce, ...view }: StatusDocumentProps) {
         <title>{title}</title>
         <link rel="icon" href={FAVICON_PATH} type="image/svg+xml" />
         <style nonce={nonce} dangerouslySetInnerHTML={{ __html: STATUS_VIEW_CSS }} />
+        <AnalyticsScripts sources={analyticsSources} nonce={nonce} />
       </head>
       <body>
         <StatusView {...view} />

@@ -41,11 +41,9 @@ function titleFor(status: number): string {
   return `${status}: ${messageForStatus(status)}`;
 }
 
-function renderDocument(props: Parameters<typeof StatusDocument>[0]): string {
-  return `<!DOCTYPE html>${renderToStaticMarkup(createElement(StatusDocument, props))}`;
-}
+type DocumentProps = Omit<Parameters<typeof StatusDocument>[0], 'analyticsSources'>;
 
-function compileStatusPage(status: number): HtmlTemplate<'nonce'> {
+function compileStatusPage(renderDocument: (props: DocumentProps) => string, status: number): HtmlTemplate<'nonce'> {
   const html = renderDocument({ title: titleFor(status), nonce: NONCE, status, message: messageForStatus(status) });
   return compileTemplate(html, [['nonce', NONCE]]);
 }
@@ -54,8 +52,11 @@ function compileStatusPage(status: number): HtmlTemplate<'nonce'> {
  * Status pages are static apart from the nonce (and, for 500, host and digest): each is
  * rendered once when the app is built, and a request only joins strings.
  */
-export function createStatusPages(): StatusPages {
-  const pages = new Map<number, HtmlTemplate<'nonce'>>(PRERENDERED.map((status) => [status, compileStatusPage(status)]));
+export function createStatusPages(analyticsSources: readonly string[] = []): StatusPages {
+  function renderDocument(props: DocumentProps): string {
+    return `<!DOCTYPE html>${renderToStaticMarkup(createElement(StatusDocument, { ...props, analyticsSources }))}`;
+  }
+  const pages = new Map<number, HtmlTemplate<'nonce'>>(PRERENDERED.map((status) => [status, compileStatusPage(renderDocument, status)]));
   const serverErrorPage = compileTemplate(
     renderDocument({
       title: titleFor(500),
@@ -75,7 +76,7 @@ export function createStatusPages(): StatusPages {
     status(status, nonce) {
       let page = pages.get(status);
       if (page === undefined) {
-        page = compileStatusPage(status);
+        page = compileStatusPage(renderDocument, status);
         pages.set(status, page);
       }
       return page({ nonce });

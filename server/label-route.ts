@@ -1,0 +1,9 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+
+/** Names the route pattern of non-page answers (assets) for logs and metrics. */
+export function labelRoute(pattern: string): RequestHandler {
+  return function setRoutePattern(_req: Request, res: Response, next: NextFunction) {
+    res.locals.routePattern = pattern;
+    next();
+  };
+}
