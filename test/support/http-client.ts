@@ -1,4 +1,5 @@
-import { createServer, request, type IncomingHttpHeaders } from 'node:http';
+import { request, type IncomingHttpHeaders } from 'node:http';
+import { createHttpServer, type HttpServerOptions } from '../../server/http-server.ts';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
 
@@ -15,12 +16,9 @@ export interface StreamedResponse {
   readonly body: string;
 }
 
-/**
- * Listens on a free loopback port for one test, with the server options of main.ts (the app,
- * not Node, answers a request without Host); close() when done.
- */
-export async function listen(app: Express): Promise<{ server: Server; origin: string }> {
-  const server = createServer({ requireHostHeader: false }, app);
+/** Listens on a free loopback port for one test, with the server main.ts runs; close() when done. */
+export async function listen(app: Express, options: HttpServerOptions = {}): Promise<{ server: Server; origin: string }> {
+  const server = createHttpServer(app, options);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('expected a TCP address');

@@ -18,6 +18,8 @@ export function rawRequest(port: number, bytes: string, timeoutMs = 5_000): Prom
     socket.on('data', (chunk) => (text += chunk.toString('latin1')));
     socket.on('close', () => {
       clearTimeout(timer);
+      // Skip interim answers such as "100 Continue": the final status is what counts.
+      while (/^HTTP\/1\.[01] 1\d\d /.test(text)) text = text.slice(text.indexOf('\r\n\r\n') + 4);
       const split = text.indexOf('\r\n\r\n');
       resolve({ status: Number(text.slice(9, 12)), head: text.slice(0, split), body: text.slice(split + 4) });
     });
