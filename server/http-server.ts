@@ -6,6 +6,8 @@ export interface HttpServerOptions {
   readonly keepAliveTimeoutMs?: number;
   readonly headersTimeoutMs?: number;
   readonly requestTimeoutMs?: number;
+  /** How often Node checks the headers and request timeouts (its default is 30 s). */
+  readonly connectionsCheckingIntervalMs?: number;
   readonly logger?: Logger;
 }
 
@@ -37,6 +39,7 @@ export function createHttpServer(app: RequestListener, options: HttpServerOption
       ...(options.keepAliveTimeoutMs === undefined ? {} : { keepAliveTimeout: options.keepAliveTimeoutMs }),
       ...(options.headersTimeoutMs === undefined ? {} : { headersTimeout: options.headersTimeoutMs }),
       ...(options.requestTimeoutMs === undefined ? {} : { requestTimeout: options.requestTimeoutMs }),
+      ...(options.connectionsCheckingIntervalMs === undefined ? {} : { connectionsCheckingInterval: options.connectionsCheckingIntervalMs }),
     },
     app,
   );

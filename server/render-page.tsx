@@ -60,9 +60,19 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
       stop.abort(reason);
       abortRender?.(reason);
     }
+    let renderDone = false;
+    // Bounds the whole response: the render, and the delivery of what it wrote.
     const timer = setTimeout(function renderTimedOut() {
-      req.log.warn({ route: route.path, timeoutMs: renderTimeoutMs }, 'render timed out');
-      stopRender(new RenderTimeoutError(renderTimeoutMs));
+      // Stalled: what was written is not draining (ended but unflushed, or waiting on 'drain').
+      const stalled = res.writableEnded ? !res.writableFinished : res.writableNeedDrain;
+      if (!renderDone) {
+        req.log.warn({ route: route.path, timeoutMs: renderTimeoutMs, clientStalled: stalled }, 'render timed out');
+        stopRender(new RenderTimeoutError(renderTimeoutMs));
+      } else if (stalled) {
+        req.log.info({ route: route.path, timeoutMs: renderTimeoutMs }, 'client stopped reading: connection closed');
+      }
+      // A client that stopped reading would hold the socket and the buffered page forever.
+      if (stalled) res.destroy();
     }, renderTimeoutMs);
     res.once('close', function onResponseClosed() {
       clearTimeout(timer);
@@ -149,7 +159,8 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
           if (!bot) sendShell();
         },
         onAllReady() {
-          clearTimeout(timer);
+          // The timer stays until the response closes: delivery can still stall.
+          renderDone = true;
           if (bot) sendShell();
         },
         onShellError(error) {
