@@ -4,7 +4,7 @@ import type { RouteDefinition } from '../shared/route-definition.ts';
 import { resolveAnalytics, type AnalyticsOptions } from './analytics.ts';
 import { ASSETS_PATH, type ClientAssets } from './client-assets.ts';
 import { createContentSecurityPolicy } from './content-security-policy.ts';
-import { createErrorHandler, methodNotAllowed, notFoundHandler } from './error-handler.ts';
+import { createErrorHandler, createMethodNotAllowedHandler, createNotFoundHandler } from './error-handler.ts';
 import { FAVICON_PATH, sendFavicon } from './favicon.ts';
 import { alwaysReady, createHealthRouter, type Readiness } from './health.ts';
 import { createHttpLogger } from './http-logger.ts';
@@ -102,12 +102,13 @@ export function createApp(options: AppOptions): Express {
     telemetry,
     onShellReady: metrics === undefined ? undefined : (route: string, seconds: number) => metrics.observeShell(route, seconds),
   };
+  const methodNotAllowed = createMethodNotAllowedHandler(pages);
   for (const route of routes) {
     app.get(route.path, createPageHandler(route, pageOptions));
     app.all(route.path, labelRoute(route.path), methodNotAllowed);
   }
 
-  app.use(notFoundHandler);
+  app.use(createNotFoundHandler(pages));
   app.use(createErrorHandler({ pages, publicHost: publicOrigin?.hostname, development }));
   return app;
 }
