@@ -20,7 +20,29 @@ export interface Config {
   readonly shutdownDeadlineMs: number;
   /** Folder of the built client (manifest and `/assets/` files). */
   readonly assetsDir: string;
+  /** SPEC §8: `true` for the provider's default script path, a URL for another, `false` off. */
+  readonly analyticsPageViews: boolean | string;
+  readonly analyticsSpeedInsights: boolean | string;
+  /** First-party web vitals and client error reports. */
+  readonly webVitals: boolean;
+  readonly telemetryRatePerMinute: number;
+  /** Prometheus listener; `undefined` keeps it off. */
+  readonly metricsPort: number | undefined;
+  readonly metricsHost: string | undefined;
+  /** Development only: where `npm run dev` serves reload events. */
+  readonly liveReloadUrl: URL | undefined;
 }
+
+/** Defaults a deployment must agree with (deploy/ manifests are checked against these). */
+export const DEFAULTS = {
+  port: 3000,
+  keepAliveTimeoutMs: 65_000,
+  requestTimeoutMs: 300_000,
+  renderTimeoutMs: 10_000,
+  shutdownDelayMsProduction: 5_000,
+  shutdownDeadlineMs: 20_000,
+  telemetryRatePerMinute: 60,
+} as const;
 
 /** A bad value: the message names the variable and the value, and the process stops. */
 export class ConfigError extends Error {
@@ -57,7 +79,7 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   return found;
 }
 
-function origin(env: Env, name: string): URL | undefined {
+function origin(env: Env, name: string, allowPath = false): URL | undefined {
   const raw = read(env, name);
   if (raw === undefined) return undefined;
   let url: URL;
@@ -66,7 +88,8 @@ function origin(env: Env, name: string): URL | undefined {
   } catch {
     throw new ConfigError(name, raw, 'an absolute http(s) origin such as https://example.com');
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search !== '' || url.hash !== '') {
+  const extra = !allowPath && (url.pathname !== '/' || url.search !== '' || url.hash !== '');
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || extra) {
     throw new ConfigError(name, raw, 'an absolute http(s) origin such as https://example.com');
   }
   return url;
@@ -99,23 +122,50 @@ function trustProxy(env: Env, name: string): TrustProxy {
 
 const HOUR_MS = 3_600_000;
 
+function onOff(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (['on', 'true', '1'].includes(raw)) return true;
+  if (['off', 'false', '0'].includes(raw)) return false;
+  throw new ConfigError(name, raw, 'on or off');
+}
+
+/** `off`, `on` (the provider's default path) or the script's URL (absolute, or a path). */
+function scriptSwitch(env: Env, name: string): boolean | string {
+  const raw = read(env, name);
+  if (raw === undefined || ['off', 'false', '0'].includes(raw)) return false;
+  if (['on', 'true', '1'].includes(raw)) return true;
+  if (raw.startsWith('/') && !raw.startsWith('//')) return raw;
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'https:' || url.protocol === 'http:') return url.href;
+  } catch {
+    // Falls through to the error below.
+  }
+  throw new ConfigError(name, raw, 'off, on, a path such as /scripts/a.js, or an http(s) URL');
+}
+
+function optionalPort(env: Env, name: string): number | undefined {
+  return read(env, name) === undefined ? undefined : integer(env, name, 0, 1, 65_535);
+}
+
 /** Reads and validates the environment once; throws ConfigError naming the first bad variable. */
 export function parseConfig(env: Env, defaults: { readonly assetsDir: string }): Config {
   const environment = oneOf<Environment>(env, 'NODE_ENV', ['production', 'development', 'test'], 'production');
   // Load balancers commonly idle out at 60 s: keep connections open longer so they close them.
-  const keepAliveTimeoutMs = integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 65_000, 1_000, HOUR_MS);
+  const keepAliveTimeoutMs = integer(env, 'KEEP_ALIVE_TIMEOUT_MS', DEFAULTS.keepAliveTimeoutMs, 1_000, HOUR_MS);
   const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', keepAliveTimeoutMs + 1_000, 1_000, HOUR_MS);
   if (headersTimeoutMs <= keepAliveTimeoutMs) {
     throw new ConfigError('HEADERS_TIMEOUT_MS', String(headersTimeoutMs), `more than KEEP_ALIVE_TIMEOUT_MS (${keepAliveTimeoutMs})`);
   }
-  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 300_000, 0, HOUR_MS);
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', DEFAULTS.requestTimeoutMs, 0, HOUR_MS);
   if (requestTimeoutMs !== 0 && requestTimeoutMs < headersTimeoutMs) {
     // Node refuses a headers timeout longer than the request timeout.
     throw new ConfigError('REQUEST_TIMEOUT_MS', String(requestTimeoutMs), `0 or at least HEADERS_TIMEOUT_MS (${headersTimeoutMs})`);
   }
   return {
     environment,
-    port: integer(env, 'PORT', 3000, 0, 65_535),
+    port: integer(env, 'PORT', DEFAULTS.port, 0, 65_535),
     host: read(env, 'HOST'),
     logLevel: oneOf<LogLevel>(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     publicOrigin: origin(env, 'PUBLIC_ORIGIN'),
@@ -123,9 +173,16 @@ export function parseConfig(env: Env, defaults: { readonly assetsDir: string }):
     keepAliveTimeoutMs,
     headersTimeoutMs,
     requestTimeoutMs,
-    renderTimeoutMs: integer(env, 'RENDER_TIMEOUT_MS', 10_000, 1, HOUR_MS),
-    shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', environment === 'production' ? 5_000 : 0, 0, HOUR_MS),
-    shutdownDeadlineMs: integer(env, 'SHUTDOWN_DEADLINE_MS', 20_000, 0, HOUR_MS),
+    renderTimeoutMs: integer(env, 'RENDER_TIMEOUT_MS', DEFAULTS.renderTimeoutMs, 1, HOUR_MS),
+    shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', environment === 'production' ? DEFAULTS.shutdownDelayMsProduction : 0, 0, HOUR_MS),
+    shutdownDeadlineMs: integer(env, 'SHUTDOWN_DEADLINE_MS', DEFAULTS.shutdownDeadlineMs, 0, HOUR_MS),
     assetsDir: read(env, 'ASSETS_DIR') ?? defaults.assetsDir,
+    analyticsPageViews: scriptSwitch(env, 'ANALYTICS_PAGE_VIEWS'),
+    analyticsSpeedInsights: scriptSwitch(env, 'ANALYTICS_SPEED_INSIGHTS'),
+    webVitals: onOff(env, 'WEB_VITALS', false),
+    telemetryRatePerMinute: integer(env, 'TELEMETRY_RATE_PER_MINUTE', DEFAULTS.telemetryRatePerMinute, 1, 100_000),
+    metricsPort: optionalPort(env, 'METRICS_PORT'),
+    metricsHost: read(env, 'METRICS_HOST'),
+    liveReloadUrl: environment === 'development' ? origin(env, 'LIVE_RELOAD_URL', true) : undefined,
   };
 }
