@@ -1,4 +1,5 @@
-import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Component, useSyncExternalStore, type ErrorInfo, type ReactNode } from 'react';
+import { latestServerDigest, subscribeServerDigests } from './server-digests.ts';
 import { StatusView, applicationErrorMessage } from './status-view.tsx';
 
 interface ErrorBoundaryProps {
@@ -39,18 +40,22 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
   override render(): ReactNode {
     const { error } = this.state;
     if (error === null) return this.props.children;
-    const digest = digestOf(error.value);
-    const side = digest === undefined ? 'client' : 'server';
-    const detail =
-      process.env.NODE_ENV === 'production' ? undefined : describeForDevelopment(error.value);
-    return (
-      <StatusView
-        message={applicationErrorMessage(side, location.hostname)}
-        digest={digest}
-        detail={detail}
-      />
-    );
+    return <ApplicationError error={error.value} />;
   }
+}
+
+const noServerDigest = (): undefined => undefined;
+
+/**
+ * The error's own digest, else that of a boundary that already failed on the server (its
+ * browser retry is what threw): either way the cause is server-side and the log has it.
+ */
+function ApplicationError({ error }: { readonly error: unknown }) {
+  const serverDigest = useSyncExternalStore(subscribeServerDigests, latestServerDigest, noServerDigest);
+  const digest = digestOf(error) ?? serverDigest;
+  const side = digest === undefined ? 'client' : 'server';
+  const detail = process.env.NODE_ENV === 'production' ? undefined : describeForDevelopment(error);
+  return <StatusView message={applicationErrorMessage(side, location.hostname)} digest={digest} detail={detail} />;
 }
 
 function describeForDevelopment(error: unknown): string {

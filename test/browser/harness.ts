@@ -1,0 +1,119 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { FIXTURE_OUT } from './global-setup.ts';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+export interface FixtureServer {
+  readonly origin: string;
+  /** Every JSON line the server logged, parsed. */
+  readonly logs: Record<string, unknown>[];
+  stop(): Promise<void>;
+}
+
+/** Starts the built fixture server (production mode) on a free port. */
+export async function startFixtureServer(env: Record<string, string> = {}): Promise<FixtureServer> {
+  const child: ChildProcess = spawn(process.execPath, [join(FIXTURE_OUT, 'server', 'fixture-server.js')], {
+    env: { ...process.env, NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const logs: Record<string, unknown>[] = [];
+  const port = await new Promise<number>((resolve, reject) => {
+    let buffered = '';
+    const timer = setTimeout(() => reject(new Error('fixture server did not start within 10 s')), 10_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      let newline = buffered.indexOf('\n');
+      while (newline !== -1) {
+        const line = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        newline = buffered.indexOf('\n');
+        const parsed: unknown = JSON.parse(line);
+        if (typeof parsed !== 'object' || parsed === null) continue;
+        const entry = Object.fromEntries(Object.entries(parsed));
+        logs.push(entry);
+        if (entry.msg === 'listening' && typeof entry.port === 'number') {
+          clearTimeout(timer);
+          resolve(entry.port);
+        }
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`fixture server exited with ${code}`)));
+  });
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    logs,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export interface BrowserSession {
+  readonly browser: Browser;
+  close(): Promise<void>;
+}
+
+/** Debian's Chromium, headless, with nothing that reaches out to the network on its own. */
+export async function launchChromium(): Promise<BrowserSession> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`);
+  }
+  // Playwright's launch() gives every browser a fresh, temporary user-data dir of its own.
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    timeout: 30_000,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-default-apps',
+      '--no-first-run',
+    ],
+  });
+  return {
+    browser,
+    close: () => browser.close(),
+  };
+}
+
+export interface WatchedPage {
+  readonly page: Page;
+  /** Console errors and warnings, page errors and CSP violations, as text. */
+  readonly problems: string[];
+  /** URLs of every script the page requested. */
+  readonly scripts: string[];
+}
+
+/** A page that records every console problem, CSP violation and script request. */
+export async function watchedPage(context: BrowserContext): Promise<WatchedPage> {
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const scripts: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url());
+  });
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
+    });
+  });
+  return { page, problems, scripts };
+}
+
+/** Chrome logs the document's own 4xx/5xx status as a console error; that one is expected. */
+export function withoutDocumentStatus(problems: readonly string[]): string[] {
+  return problems.filter((text) => !/^error: Failed to load resource: the server responded with a status of (4|5)\d\d/.test(text));
+}

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+/** A desktop Chrome: headless Chromium's own user agent is (rightly) treated as a bot. */
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+import { launchChromium, startFixtureServer, watchedPage, withoutDocumentStatus, type BrowserSession, type FixtureServer } from './harness.ts';
+
+let server: FixtureServer;
+let chromium: BrowserSession;
+
+beforeAll(async () => {
+  server = await startFixtureServer({ FIXTURE_DELAY_MS: '600' });
+  chromium = await launchChromium();
+});
+afterAll(async () => {
+  await chromium?.close();
+  await server?.stop();
+});
+
+describe('the home page in Chromium', () => {
+  test('hydrates with no console error or warning and no CSP violation', async () => {
+    const context = await chromium.browser.newContext({ userAgent: CHROME });
+    const { page, problems, scripts } = await watchedPage(context);
+    const response = await page.goto(`${server.origin}/`);
+    expect(response?.status()).toBe(200);
+    await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
+    expect(await page.textContent('header')).toContain('React Stream Shell');
+    expect(await page.locator('main h1').textContent()).toBe('React Stream Shell');
+    expect(scripts.some((url) => url.includes('/assets/home-'))).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('streaming in Chromium', () => {
+  test('shows the fallback first, then the content in place, matching the server render', async () => {
+    const context = await chromium.browser.newContext({ userAgent: CHROME });
+    const { page, problems } = await watchedPage(context);
+    await page.goto(`${server.origin}/fixtures/delayed`, { waitUntil: 'commit' });
+    // The shell is usable before the boundary resolves.
+    await page.waitForSelector('#fallback', { timeout: 5_000 });
+    expect(await page.locator('#delayed').count()).toBe(0);
+    expect(await page.textContent('#shell')).toBe('Streaming shell');
+
+    await page.waitForSelector('#delayed', { timeout: 5_000 });
+    await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
+    expect(await page.locator('#fallback').count()).toBe(0);
+    // In place: between the heading and the footer, where the fallback was.
+    const order = await page.$$eval('main > *', (elements) => elements.map((element) => element.id));
+    expect(order).toEqual(['shell', 'delayed', 'after']);
+
+    const serverHtml = await (await fetch(`${server.origin}/fixtures/delayed`, { headers: { 'User-Agent': 'Googlebot/2.1' } })).text();
+    const serverMain = /<main>(.*?)<\/main>/s.exec(serverHtml)?.[1];
+    expect(await page.locator('main').innerHTML()).toBe(serverMain);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('exception pages in Chromium', () => {
+  test('a server error shows the server-side exception page with the digest the log has', async () => {
+    const context = await chromium.browser.newContext({ userAgent: CHROME });
+    const { page, problems, scripts } = await watchedPage(context);
+    const response = await page.goto(`${server.origin}/fixtures/server-throw`);
+    expect(response?.status()).toBe(500);
+    const text = (await page.innerText('body')) ?? '';
+    expect(text).toContain('Application error: a server-side exception has occurred while loading 127.0.0.1 (see the server logs for more information).');
+    const digest = /Digest: ([A-Za-z0-9_-]+)/.exec(text)?.[1];
+    expect(digest).toBeDefined();
+    const logged = server.logs.find((line) => line.level === 50 && line.digest === digest);
+    expect(logged).toMatchObject({ path: '/fixtures/server-throw', err: { message: 'fixture: thrown on the server' } });
+    expect(scripts).toEqual([]);
+    expect(withoutDocumentStatus(problems)).toEqual([]);
+    await context.close();
+  });
+
+  test('a component that throws only in the browser shows the client-side exception page', async () => {
+    const context = await chromium.browser.newContext({ userAgent: CHROME });
+    const { page } = await watchedPage(context);
+    await page.goto(`${server.origin}/fixtures/client-throw`);
+    await page.waitForSelector('text=Application error', { timeout: 10_000 });
+    const hostname = await page.evaluate(() => location.hostname);
+    expect(await page.innerText('body')).toContain(
+      `Application error: a client-side exception has occurred while loading ${hostname} (see the browser console for more information).`,
+    );
+    expect(await page.innerText('body')).not.toContain('Digest:');
+    expect(await page.innerText('body')).not.toContain('thrown in the browser only');
+    await context.close();
+  });
+
+  test('a boundary that failed on the server and again in the browser shows the server wording and its digest', async () => {
+    const context = await chromium.browser.newContext({ userAgent: CHROME });
+    const { page } = await watchedPage(context);
+    await page.goto(`${server.origin}/fixtures/boundary-throw`);
+    await page.waitForSelector('text=Application error', { timeout: 10_000 });
+    const text = (await page.innerText('body')) ?? '';
+    expect(text).toContain('Application error: a server-side exception has occurred while loading 127.0.0.1 (see the server logs for more information).');
+    const digest = /Digest: ([A-Za-z0-9_-]+)/.exec(text)?.[1];
+    const errors = server.logs.filter((line) => line.level === 50 && line.path === '/fixtures/boundary-throw');
+    expect(errors.map((line) => line.digest)).toContain(digest);
+    await context.close();
+  });
+});
