@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchChromium, startFixtureServer, type BrowserSession, type FixtureServer } from './harness.ts';
+
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+
+let server: FixtureServer;
+let chromium: BrowserSession;
+
+beforeAll(async () => {
+  server = await startFixtureServer({ WEB_VITALS: 'on' });
+  chromium = await launchChromium();
+});
+afterAll(async () => {
+  await chromium?.close();
+  await server?.stop();
+});
+
+async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('not logged in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('first-party telemetry in Chromium', () => {
+  test('web vitals arrive by beacon and are logged with the route pattern', async () => {
+    const context = await chromium.browser.newContext({ userAgent: CHROME });
+    const page = await context.newPage();
+    await page.goto(`${server.origin}/`);
+    await page.waitForSelector('#root[data-hydrated]');
+    await page.click('main h1');
+    // Leaving the page makes web-vitals report the metrics it holds until then (LCP, CLS, INP).
+    await page.goto('about:blank');
+    const vitals = () => server.logs.filter((line) => line.msg === 'web vital').map((line) => line.vital);
+    await until(() => ['TTFB', 'FCP', 'LCP'].every((name) => vitals().some((vital) => typeof vital === 'object' && vital !== null && 'name' in vital && vital.name === name)));
+    for (const vital of vitals()) expect(vital).toMatchObject({ route: '/', value: expect.any(Number) });
+    await context.close();
+  });
+
+  test('a client-side exception is reported, with the page request id', async () => {
+    const context = await chromium.browser.newContext({ userAgent: CHROME });
+    const page = await context.newPage();
+    const response = await page.goto(`${server.origin}/fixtures/client-throw`);
+    const requestId = response?.headers()['x-request-id'];
+    await page.waitForSelector('text=Application error');
+    await until(() => server.logs.some((line) => line.msg === 'client error report'));
+    expect(server.logs.find((line) => line.msg === 'client error report')).toMatchObject({
+      level: 40,
+      pageRequestId: requestId,
+      clientError: { kind: 'uncaught', message: 'thrown in the browser only', route: '/fixtures/client-throw' },
+    });
+    await context.close();
+  });
+});
