@@ -23,3 +23,9 @@ export function serverBuildOptions(outDir: string): esbuild.BuildOptions {
 export async function buildServer(outDir: string): Promise<void> {
   await esbuild.build(serverBuildOptions(outDir));
 }
+
+/** Bundles another Node entry (fixture servers, soak, bench baselines) the way the server is. */
+export async function bundleNodeEntry(entry: string, outfile: string): Promise<void> {
+  const { entryPoints: _entryPoints, outdir: _outdir, ...shared } = serverBuildOptions('');
+  await esbuild.build({ ...shared, entryPoints: [entry], outfile, sourcemap: false });
+}

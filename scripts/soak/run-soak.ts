@@ -1,7 +1,7 @@
 import { fork } from 'node:child_process';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import * as esbuild from 'esbuild';
+import { bundleNodeEntry } from '../build-server.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -36,17 +36,7 @@ function isMeasurement(value: unknown): value is Measurement {
 /** Bundles the soak server (TSX) so plain Node runs it. */
 async function buildServer(): Promise<string> {
   const outfile = join(ROOT, 'dist', 'soak', 'soak-server.js');
-  await esbuild.build({
-    entryPoints: [join(import.meta.dirname, 'soak-server.tsx')],
-    outfile,
-    bundle: true,
-    packages: 'external',
-    platform: 'node',
-    format: 'esm',
-    target: ['node24'],
-    jsx: 'automatic',
-    logLevel: 'warning',
-  });
+  await bundleNodeEntry(join(import.meta.dirname, 'soak-server.tsx'), outfile);
   return outfile;
 }
 
