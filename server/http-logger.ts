@@ -21,6 +21,9 @@ function completionLine(req: Request, res: Response, done: Completion) {
     route: res.locals.routePattern ?? null,
     status: res.statusCode,
     duration: done.responseTime,
+    // Both follow X-Forwarded-* only from trusted proxies (Express's `trust proxy`).
+    ip: req.ip,
+    protocol: req.protocol,
   };
 }
 
