@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
+import type { AppOptions } from '../server/app.ts';
 import { buildApp } from './helpers.ts';
 import { fixtureRoutes } from './support/pages.tsx';
 
@@ -9,7 +10,7 @@ const SPOOFED = {
   'X-Forwarded-Proto': 'https',
 };
 
-async function completion(trustProxy: Parameters<typeof buildApp>[1]['trustProxy'], headers: Record<string, string>) {
+async function completion(trustProxy: AppOptions['trustProxy'], headers: Record<string, string>) {
   const { app, logs } = buildApp(fixtureRoutes(), trustProxy === undefined ? {} : { trustProxy });
   const res = await request(app).get('/throw-in-load').set('Host', 'app.internal').set(headers);
   return { res, line: logs.find((entry) => entry.msg === 'request completed') };

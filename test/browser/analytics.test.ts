@@ -11,7 +11,7 @@ afterAll(async () => {
 
 describe('hosting-provider analytics scripts in Chromium', () => {
   test('switched on, both load with the nonce and run, on a page and a status page, with no CSP violation', async () => {
-    const server = await startFixtureServer({ ANALYTICS_PAGE_VIEWS: 'true', ANALYTICS_SPEED_INSIGHTS: 'true' });
+    const server = await startFixtureServer({ ANALYTICS_PAGE_VIEWS: 'on', ANALYTICS_SPEED_INSIGHTS: 'on' });
     try {
       for (const path of ['/', '/no/such/page']) {
         const context = await chromium.browser.newContext();

@@ -1,9 +1,7 @@
 import { join } from 'node:path';
 import express from 'express';
-import { createApp } from '../../server/app.ts';
-import { loadClientAssets } from '../../server/client-assets.ts';
-import { createHttpServer } from '../../server/http-server.ts';
-import { createLogger } from '../../server/logger.ts';
+import { parseConfig } from '../../server/config.ts';
+import { startServer } from '../../server/start-server.ts';
 import { forbidden, notFound, unauthorized } from '../../shared/status-helpers.ts';
 import { routes } from '../../shared/routes.ts';
 import BoundaryThrowPage from './pages/boundary-throw.tsx';
@@ -11,16 +9,10 @@ import ClientThrowPage from './pages/client-throw.tsx';
 import DelayedPage from './pages/delayed.tsx';
 
 /**
- * The production server with fixture pages beside the product's, for the browser tests.
- * Settings come from the environment, as in production; the log goes to stdout as JSON.
+ * The production server with fixture pages beside the product's, for browser and process
+ * tests. It starts exactly as main.ts does; settings come from the environment.
  */
 const env = process.env;
-/** `true` for the provider's default script path, a URL for another, unset for off. */
-const flag = (name: string): boolean | string => {
-  const value = env[name];
-  if (value === undefined || value === '') return false;
-  return value === 'true' ? true : value;
-};
 
 const fixtures = [
   { path: '/fixtures/delayed', component: DelayedPage, page: 'delayed', load: () => ({ delayMs: Number(env.FIXTURE_DELAY_MS ?? 400) }) },
@@ -38,13 +30,6 @@ const fixtures = [
   { path: '/fixtures/not-found', component: () => null, load: () => notFound() },
 ];
 
-const app = createApp({
-  routes: [...routes, ...fixtures],
-  logger: createLogger({ level: 'info' }),
-  assets: loadClientAssets(join(import.meta.dirname, '..', 'client')),
-  analytics: { pageViews: flag('ANALYTICS_PAGE_VIEWS'), speedInsights: flag('ANALYTICS_SPEED_INSIGHTS') },
-  telemetry: { enabled: env.WEB_VITALS === 'on' },
-});
 /** Stand-ins for the hosting provider's scripts, served where the configuration points. */
 const outer = express();
 outer.disable('x-powered-by');
@@ -56,10 +41,11 @@ for (const [path, name] of [
     res.type('text/javascript').send(`(window.analyticsRan = window.analyticsRan || []).push(${JSON.stringify(name)});`);
   });
 }
-outer.use(app);
-const server = createHttpServer(outer);
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  if (address !== null && typeof address === 'object') process.stdout.write(`${JSON.stringify({ msg: 'listening', port: address.port })}\n`);
+
+// The real entry's path, with the test's settings from the environment (PORT=0: a free port).
+startServer(parseConfig({ PORT: '0', HOST: '127.0.0.1', ...process.env }, { assetsDir: join(import.meta.dirname, '..', 'client') }), [...routes, ...fixtures], {
+  wrap: (app) => {
+    outer.use(app);
+    return outer;
+  },
 });
-process.on('SIGTERM', () => server.close(() => process.exit(0)));

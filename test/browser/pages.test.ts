@@ -8,7 +8,7 @@ let server: FixtureServer;
 let chromium: BrowserSession;
 
 beforeAll(async () => {
-  server = await startFixtureServer({ FIXTURE_DELAY_MS: '600' });
+  server = await startFixtureServer({ FIXTURE_DELAY_MS: '2000' });
   chromium = await launchChromium();
 });
 afterAll(async () => {
@@ -41,7 +41,7 @@ describe('streaming in Chromium', () => {
     expect(await page.locator('#delayed').count()).toBe(0);
     expect(await page.textContent('#shell')).toBe('Streaming shell');
 
-    await page.waitForSelector('#delayed', { timeout: 5_000 });
+    await page.waitForSelector('#delayed', { timeout: 10_000 });
     await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
     expect(await page.locator('#fallback').count()).toBe(0);
     // In place: between the heading and the footer, where the fallback was.

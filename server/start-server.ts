@@ -1,0 +1,78 @@
+import type { RequestListener, Server } from 'node:http';
+import type { Express } from 'express';
+import type { Logger } from 'pino';
+import type { RouteDefinition } from '../shared/route-definition.ts';
+import { createApp } from './app.ts';
+import { loadClientAssets } from './client-assets.ts';
+import type { Config } from './config.ts';
+import { installGracefulShutdown } from './graceful-shutdown.ts';
+import { createHttpServer } from './http-server.ts';
+import { createLogger } from './logger.ts';
+import { createMetrics } from './metrics.ts';
+import { createMetricsServer } from './metrics-server.ts';
+import { ReadinessState } from './readiness-state.ts';
+
+export interface StartOptions {
+  /** Lets a harness put handlers in front of the app (test fixtures); production passes none. */
+  readonly wrap?: (app: Express) => RequestListener;
+}
+
+export interface RunningServer {
+  readonly server: Server;
+  readonly logger: Logger;
+}
+
+/**
+ * Everything `main.ts` does once the configuration is read: build the app, listen, serve
+ * metrics on their own port when asked, and shut down gracefully on SIGTERM or SIGINT.
+ * Fixture servers of the tests start through here too, so they run the real lifecycle.
+ */
+export function startServer(config: Config, routes: readonly RouteDefinition[], options: StartOptions = {}): RunningServer {
+  const logger = createLogger({ level: config.logLevel });
+  const readiness = new ReadinessState();
+  const metrics = config.metricsPort === undefined ? undefined : createMetrics();
+  const app = createApp({
+    routes,
+    logger,
+    assets: loadClientAssets(config.assetsDir),
+    publicOrigin: config.publicOrigin,
+    trustProxy: config.trustProxy,
+    renderTimeoutMs: config.renderTimeoutMs,
+    development: config.environment === 'development',
+    readiness,
+    liveReloadUrl: config.liveReloadUrl,
+    analytics: { pageViews: config.analyticsPageViews, speedInsights: config.analyticsSpeedInsights },
+    telemetry: { enabled: config.webVitals, ratePerMinute: config.telemetryRatePerMinute },
+    metrics,
+  });
+
+  const server = createHttpServer(options.wrap?.(app) ?? app, {
+    keepAliveTimeoutMs: config.keepAliveTimeoutMs,
+    headersTimeoutMs: config.headersTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+    logger,
+  });
+  installGracefulShutdown({
+    server,
+    readiness,
+    logger,
+    delayMs: config.shutdownDelayMs,
+    deadlineMs: config.shutdownDeadlineMs,
+    exit: (code) => process.exit(code),
+  });
+  server.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address !== null ? address.port : config.port;
+    logger.info({ port, host: config.host ?? null, environment: config.environment }, 'listening');
+  });
+
+  if (metrics !== undefined && config.metricsPort !== undefined) {
+    const metricsServer = createMetricsServer(metrics.registry);
+    // Scrapes must not keep the process alive during shutdown.
+    metricsServer.unref();
+    metricsServer.listen(config.metricsPort, config.metricsHost, () => {
+      logger.info({ port: config.metricsPort, host: config.metricsHost ?? null }, 'metrics listening');
+    });
+  }
+  return { server, logger };
+}
