@@ -26,6 +26,7 @@ export default defineConfig({
         test: {
           name: 'process',
           include: ['test/process/**/*.test.{ts,tsx}'],
+          globalSetup: ['test/browser/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

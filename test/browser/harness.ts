@@ -6,10 +6,19 @@ import { FIXTURE_OUT } from './global-setup.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
+export interface Exit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
 export interface FixtureServer {
   readonly origin: string;
+  readonly port: number;
   /** Every JSON line the server logged, parsed. */
   readonly logs: Record<string, unknown>[];
+  readonly child: ChildProcess;
+  /** Settles when the process exits, however it ends. */
+  readonly exited: Promise<Exit>;
   stop(): Promise<void>;
 }
 
@@ -21,6 +30,7 @@ export async function startFixtureServer(env: Record<string, string> = {}): Prom
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const logs: Record<string, unknown>[] = [];
+  const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const port = await new Promise<number>((resolve, reject) => {
     let buffered = '';
     const timer = setTimeout(() => reject(new Error('fixture server did not start within 10 s')), 10_000);
@@ -45,13 +55,14 @@ export async function startFixtureServer(env: Record<string, string> = {}): Prom
   });
   return {
     origin: `http://127.0.0.1:${port}`,
+    port,
     logs,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    child,
+    exited,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
   };
 }
 
