@@ -47,6 +47,7 @@ export default defineConfig({
         test: {
           name: 'proxy',
           include: ['test/proxy/**/*.test.{ts,tsx}'],
+          globalSetup: ['test/browser/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,

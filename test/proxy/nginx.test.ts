@@ -1,0 +1,139 @@
+import { request } from 'node:http';
+import autocannon from 'autocannon';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startFixtureServer, type FixtureServer } from '../browser/harness.ts';
+import { freePort, startNginx, type RunningNginx } from './nginx.ts';
+
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+/** nginx connects from this address (proxy_bind); the instances trust only it. */
+const PROXY_ADDRESS = '127.0.0.2';
+
+let nginx: RunningNginx;
+const instances: FixtureServer[] = [];
+let ports: [number, number];
+
+function instanceEnv(port: number): Record<string, string> {
+  return { PORT: String(port), TRUST_PROXY: PROXY_ADDRESS, SHUTDOWN_DELAY_MS: '1000', FIXTURE_DELAY_MS: '1000' };
+}
+
+beforeAll(async () => {
+  ports = [await freePort(), await freePort()];
+  for (const port of ports) instances.push(await startFixtureServer(instanceEnv(port)));
+  nginx = await startNginx({ port: await freePort(), upstreams: ports, locationExtras: `proxy_bind ${PROXY_ADDRESS};` });
+});
+afterAll(async () => {
+  await nginx?.stop();
+  await Promise.all(instances.map((instance) => instance.stop()));
+});
+
+interface Timed {
+  readonly status: number;
+  readonly chunks: ReadonlyArray<{ readonly at: number; readonly text: string }>;
+  readonly body: string;
+}
+
+function getTimed(url: string, headers: Record<string, string> = {}): Promise<Timed> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = request(url, { headers: { 'User-Agent': CHROME, ...headers }, agent: false }, (res) => {
+      const chunks: { at: number; text: string }[] = [];
+      res.setEncoding('utf8');
+      res.on('data', (text: string) => chunks.push({ at: performance.now() - started, text }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, chunks, body: chunks.map((chunk) => chunk.text).join('') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function allLogs(): Record<string, unknown>[] {
+  return instances.flatMap((instance) => instance.logs);
+}
+
+describe('behind real nginx', () => {
+  test('streaming passes through unbuffered: the shell arrives before the slow boundary', async () => {
+    const res = await getTimed(`${nginx.origin}/fixtures/delayed`);
+    expect(res.status).toBe(200);
+    const shell = res.chunks.find((chunk) => chunk.text.includes('Streaming shell'));
+    const content = res.chunks.find((chunk) => chunk.text.includes('DELAYED-CONTENT'));
+    if (shell === undefined || content === undefined) throw new Error('shell or content missing');
+    expect(content.at - shell.at).toBeGreaterThan(700);
+  });
+
+  test('forwarded headers from nginx reach the app; what the client claims does not', async () => {
+    const requestId = `fwd-${Date.now()}`;
+    const res = await getTimed(`${nginx.origin}/fixtures/server-throw`, {
+      Host: 'shop.example.com',
+      'X-Forwarded-For': '203.0.113.9',
+      'X-Forwarded-Proto': 'https',
+      'X-Request-Id': requestId,
+    });
+    expect(res.status).toBe(500);
+    // nginx sets X-Forwarded-Host from Host, and the app trusts nginx's address.
+    expect(res.body).toContain('while loading shop.example.com (see');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const line = allLogs().find((entry) => entry.msg === 'request completed' && entry.path === '/fixtures/server-throw');
+    // nginx overwrites X-Forwarded-For with the real peer and X-Forwarded-Proto with its scheme.
+    expect(line).toMatchObject({ ip: '127.0.0.1', protocol: 'http' });
+  });
+
+  test('spoofed forwarded headers straight from an untrusted peer are ignored', async () => {
+    const res = await getTimed(`http://127.0.0.1:${ports[0]}/fixtures/server-throw`, {
+      Host: 'direct.internal',
+      'X-Forwarded-For': '203.0.113.9',
+      'X-Forwarded-Host': 'evil.example.net',
+      'X-Forwarded-Proto': 'https',
+    });
+    expect(res.body).toContain('while loading direct.internal (see');
+    expect(res.body).not.toContain('evil.example.net');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const line = allLogs().find((entry) => entry.msg === 'request completed' && entry.ip === '203.0.113.9');
+    expect(line).toBeUndefined();
+  });
+
+  test('a rolling restart under load fails no request', async () => {
+    const finished = new Promise<autocannon.Result>((resolve, reject) => {
+      autocannon({ url: `${nginx.origin}/`, connections: 8, duration: 10, headers: { 'User-Agent': CHROME } }, (error, result) =>
+        error ? reject(error) : resolve(result),
+      );
+    });
+
+    for (const index of [0, 1] as const) {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const old = instances[index];
+      if (old === undefined) throw new Error('instance missing');
+      old.child.kill('SIGTERM');
+      expect(await old.exited).toEqual({ code: 0, signal: null });
+      instances[index] = await startFixtureServer(instanceEnv(ports[index]));
+    }
+    const result = await finished;
+    process.stdout.write(
+      `rolling restart through nginx: ${result.requests.total} requests, ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx\n`,
+    );
+    expect(result.requests.total).toBeGreaterThan(1_000);
+    expect(result.errors).toBe(0);
+    expect(result.timeouts).toBe(0);
+    expect(result.non2xx).toBe(0);
+  }, 60_000);
+
+  test('SIGTERM during a long stream: readiness turns 503 first, the stream completes, exit 0', async () => {
+    const instance = instances[0];
+    if (instance === undefined) throw new Error('instance missing');
+    // Straight to the instance, so the stream is certainly on the one being stopped.
+    const page = getTimed(`http://127.0.0.1:${ports[0]}/fixtures/delayed`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const signalledAt = performance.now();
+    instance.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await fetch(`http://127.0.0.1:${ports[0]}/readyz`)).status).toBe(503);
+    // Meanwhile nginx keeps serving from either instance.
+    expect((await fetch(`${nginx.origin}/`)).status).toBe(200);
+    const res = await page;
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('DELAYED-CONTENT');
+    expect(await instance.exited).toEqual({ code: 0, signal: null });
+    process.stdout.write(`shutdown during a stream: exit 0 after ${Math.round(performance.now() - signalledAt)} ms (delay 1000 ms)\n`);
+    instances[0] = await startFixtureServer(instanceEnv(ports[0]));
+  });
+});

@@ -1,0 +1,123 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const NGINX = '/usr/sbin/nginx';
+const SITE_CONFIG = join(import.meta.dirname, '..', '..', 'deploy', 'nginx', 'app.conf');
+
+/** A free loopback port: bound, read and released. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error(`nothing listens on ${port} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export interface NginxOptions {
+  readonly port: number;
+  readonly upstreams: readonly [number, number];
+  /** Test-only lines added to the proxied location (e.g. `proxy_bind 127.0.0.2;`). */
+  readonly locationExtras?: string;
+}
+
+export interface RunningNginx {
+  readonly origin: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Renders the repo's documented site config with this test's ports, failing if the config no
+ * longer has the lines the test expects to change, and runs real nginx on loopback.
+ */
+export async function renderSiteConfig({ port, upstreams, locationExtras = '' }: NginxOptions): Promise<string> {
+  const site = await readFile(SITE_CONFIG, 'utf8');
+  const replacements: ReadonlyArray<readonly [string, string]> = [
+    ['server 127.0.0.1:3000 ', `server 127.0.0.1:${upstreams[0]} `],
+    ['server 127.0.0.1:3001 ', `server 127.0.0.1:${upstreams[1]} `],
+    ['listen 8080;', `listen 127.0.0.1:${port};`],
+    ['location / {', `location / {\n        ${locationExtras}`],
+  ];
+  let rendered = site;
+  for (const [from, to] of replacements) {
+    if (!rendered.includes(from)) throw new Error(`deploy/nginx/app.conf no longer contains "${from}"`);
+    rendered = rendered.replace(from, to);
+  }
+  return rendered;
+}
+
+export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
+  if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: install Debian's nginx (apt-get install -y nginx), as .ci/run does`);
+  const dir = await mkdtemp(join(tmpdir(), 'nginx-'));
+  for (const sub of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) await mkdir(join(dir, sub));
+  await writeFile(join(dir, 'app.conf'), await renderSiteConfig(options));
+  const runsAsRoot = process.getuid?.() === 0;
+  await writeFile(
+    join(dir, 'nginx.conf'),
+    [
+      'daemon off;',
+      'worker_processes 1;',
+      runsAsRoot ? 'user root;' : '',
+      `pid ${join(dir, 'nginx.pid')};`,
+      `error_log ${join(dir, 'error.log')} warn;`,
+      'events { worker_connections 1024; }',
+      'http {',
+      '  access_log off;',
+      `  client_body_temp_path ${join(dir, 'client_body')};`,
+      `  proxy_temp_path ${join(dir, 'proxy')};`,
+      `  fastcgi_temp_path ${join(dir, 'fastcgi')};`,
+      `  uwsgi_temp_path ${join(dir, 'uwsgi')};`,
+      `  scgi_temp_path ${join(dir, 'scgi')};`,
+      `  include ${join(dir, 'app.conf')};`,
+      '}',
+      '',
+    ].join('\n'),
+  );
+  const child: ChildProcess = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    await Promise.race([
+      waitForPort(options.port),
+      exited.then(() => {
+        throw new Error(`nginx exited at start: ${stderr}`);
+      }),
+    ]);
+  } catch (error) {
+    child.kill('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    origin: `http://127.0.0.1:${options.port}`,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
