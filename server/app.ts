@@ -4,6 +4,7 @@ import type { RouteDefinition } from '../shared/route-definition.ts';
 import { resolveAnalytics, type AnalyticsOptions } from './analytics.ts';
 import { ASSETS_PATH, type ClientAssets } from './client-assets.ts';
 import { createContentSecurityPolicy } from './content-security-policy.ts';
+import { createConnectionDrain } from './drain-connections.ts';
 import { createErrorHandler, createMethodNotAllowedHandler, createNotFoundHandler } from './error-handler.ts';
 import { FAVICON_PATH, sendFavicon } from './favicon.ts';
 import { alwaysReady, createHealthRouter, type Readiness } from './health.ts';
@@ -43,6 +44,8 @@ export interface AppOptions {
   readonly analytics?: AnalyticsOptions;
   /** First-party web vitals and client error reports (SPEC §8). Default: off. */
   readonly telemetry?: { readonly enabled: boolean; readonly ratePerMinute?: number };
+  /** Compress streamed pages (gzip or brotli, flushed as React flushes). Default: on. */
+  readonly compression?: boolean;
   /** Prometheus series to record into; served by main.ts on its own port. Default: none. */
   readonly metrics?: AppMetrics | undefined;
 }
@@ -77,11 +80,13 @@ export function createApp(options: AppOptions): Express {
   app.set('etag', false);
   app.set('trust proxy', options.trustProxy ?? false);
 
+  const readiness = options.readiness ?? alwaysReady;
   app.use(createHttpLogger(logger));
+  app.use(createConnectionDrain(readiness));
   if (metrics !== undefined) app.use(createMetricsMiddleware(metrics));
   app.use(createSecurityHeaders(policy));
   app.use(rejectMalformedRequests);
-  app.use(createHealthRouter(options.readiness ?? alwaysReady));
+  app.use(createHealthRouter(readiness));
   app.get([FAVICON_PATH, '/favicon.ico'], sendFavicon);
   if (assets !== undefined) app.use(ASSETS_PATH, labelRoute(`${ASSETS_PATH}*`), createStaticAssets(assets.dir));
   if (telemetry) {
@@ -100,6 +105,7 @@ export function createApp(options: AppOptions): Express {
     liveReloadScript: reload,
     analyticsSources: analytics.sources,
     telemetry,
+    compression: options.compression ?? true,
     onShellReady: metrics === undefined ? undefined : (route: string, seconds: number) => metrics.observeShell(route, seconds),
   };
   const methodNotAllowed = createMethodNotAllowedHandler(pages);

@@ -31,6 +31,8 @@ export interface Config {
   readonly metricsHost: string | undefined;
   /** Development only: where `npm run dev` serves reload events. */
   readonly liveReloadUrl: URL | undefined;
+  /** Compress streamed pages; off where the proxy in front compresses. */
+  readonly compression: boolean;
 }
 
 /** Defaults a deployment must agree with (deploy/ manifests are checked against these). */
@@ -180,6 +182,7 @@ export function parseConfig(env: Env, defaults: { readonly assetsDir: string }):
     analyticsPageViews: scriptSwitch(env, 'ANALYTICS_PAGE_VIEWS'),
     analyticsSpeedInsights: scriptSwitch(env, 'ANALYTICS_SPEED_INSIGHTS'),
     webVitals: onOff(env, 'WEB_VITALS', false),
+    compression: onOff(env, 'COMPRESSION', true),
     telemetryRatePerMinute: integer(env, 'TELEMETRY_RATE_PER_MINUTE', DEFAULTS.telemetryRatePerMinute, 1, 100_000),
     metricsPort: optionalPort(env, 'METRICS_PORT'),
     metricsHost: read(env, 'METRICS_HOST'),

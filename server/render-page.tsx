@@ -8,6 +8,7 @@ import type { EmbeddedPageData } from '../shared/page-data.ts';
 import type { RouteDefinition } from '../shared/route-definition.ts';
 import { untilAborted } from './abortable.ts';
 import type { ClientAssets } from './client-assets.ts';
+import { choosePageEncoding, compressInto } from './compression.ts';
 import { serializeForScript } from './embedded-json.ts';
 import { setHtmlHeaders } from './html-headers.ts';
 import { PageDocument } from './page-document.tsx';
@@ -27,6 +28,8 @@ export interface PageHandlerOptions {
   readonly telemetry?: boolean;
   /** Hears the time to shell of every page, e.g. for metrics. */
   readonly onShellReady?: ((route: string, seconds: number) => void) | undefined;
+  /** gzip or brotli when the client accepts it; off where a proxy compresses instead. */
+  readonly compression?: boolean;
 }
 
 function documentTitle(route: RouteDefinition, data: unknown): string {
@@ -41,7 +44,7 @@ function documentTitle(route: RouteDefinition, data: unknown): string {
  * that goes away aborts the render and is logged as an abort, never as an error.
  */
 export function createPageHandler(route: RouteDefinition, options: PageHandlerOptions): RequestHandler {
-  const { renderTimeoutMs, assets, liveReloadScript, analyticsSources = [], telemetry = false, onShellReady } = options;
+  const { renderTimeoutMs, assets, liveReloadScript, analyticsSources = [], telemetry = false, onShellReady, compression = true } = options;
   const pageAssets = route.page === undefined ? undefined : assets?.pages.get(route.page);
   if (route.page !== undefined && assets !== undefined && pageAssets === undefined) {
     throw new Error(`Route ${route.path}: page "${route.page}" is not in the client build`);
@@ -121,12 +124,13 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
       setHtmlHeaders(res);
       // Browser tools show the server's share of the wait (SPEC §9, Server-Timing).
       res.setHeader('Server-Timing', `shell;desc="React shell";dur=${(shellSeconds * 1000).toFixed(1)}`);
+      const encoding = choosePageEncoding(req, res, compression);
       if (req.method === 'HEAD') {
         res.end();
         abort(new RenderNotNeededError('HEAD needs no body'));
         return;
       }
-      pipe(res);
+      pipe(encoding === undefined ? res : compressInto(res, encoding));
     }
 
     const { pipe, abort } = renderToPipeableStream(

@@ -44,6 +44,7 @@ export function startServer(config: Config, routes: readonly RouteDefinition[], 
     analytics: { pageViews: config.analyticsPageViews, speedInsights: config.analyticsSpeedInsights },
     telemetry: { enabled: config.webVitals, ratePerMinute: config.telemetryRatePerMinute },
     metrics,
+    compression: config.compression,
   });
 
   const server = createHttpServer(options.wrap?.(app) ?? app, {

@@ -46,6 +46,8 @@ export interface NginxOptions {
 
 export interface RunningNginx {
   readonly origin: string;
+  /** nginx's error log so far: what it says about upstreams when a test fails. */
+  errorLog(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -114,6 +116,7 @@ export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
   }
   return {
     origin: `http://127.0.0.1:${options.port}`,
+    errorLog: () => readFile(join(dir, 'error.log'), 'utf8').catch(() => ''),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
