@@ -1,0 +1,57 @@
+import type { ReactElement } from 'react';
+import { APP_NAME } from '../../shared/app-info.ts';
+import { AppRoot } from '../../shared/app-root.tsx';
+import HomePage from '../../shared/pages/home.tsx';
+import { loadClientAssets } from '../../server/client-assets.ts';
+import { serializeForScript } from '../../server/embedded-json.ts';
+import { PageDocument } from '../../server/page-document.tsx';
+import { StatusDocument } from '../../server/status-document.tsx';
+import { messageForStatus } from '../../server/status-pages.ts';
+import { SuspensePage } from './suspense-page.tsx';
+
+/**
+ * The React trees the baselines render: element for element what the product renders for the
+ * same address, so a ratio compares servers, not pages. The product draws a fresh nonce per
+ * request for its CSP; a baseline has no CSP, and a fixed nonce of the same length (16 bytes in base64) keeps the markup the same size.
+ */
+export const BASELINE_NONCE = 'YmFzZWxpbmUtbm9uY2UhIQ==';
+
+export interface HomeTree {
+  readonly element: () => ReactElement;
+  readonly bootstrapModules: string[];
+}
+
+/** `/` as the product renders it: the document, the embedded data and the page's modules. */
+export function homeTree(clientDir: string): HomeTree {
+  const assets = loadClientAssets(clientDir).pages.get('home');
+  if (assets === undefined) throw new Error(`${clientDir}: the client build has no page "home"`);
+  // What the product embeds for a route without `load` and without parameters.
+  const embeddedData = serializeForScript({ data: undefined, params: {} });
+  return {
+    bootstrapModules: [assets.script],
+    element: () => (
+      <PageDocument title={`Home · ${APP_NAME}`} nonce={BASELINE_NONCE} assets={assets} embeddedData={embeddedData}>
+        <AppRoot>
+          <HomePage data={undefined} params={{}} />
+        </AppRoot>
+      </PageDocument>
+    ),
+  };
+}
+
+/** The fixture page with its 50 ms boundary; a new data object per request, as `load` makes. */
+export function suspenseElement(delayMs: number): ReactElement {
+  return (
+    <PageDocument title={`Streaming · ${APP_NAME}`} nonce={BASELINE_NONCE} assets={undefined} embeddedData={undefined}>
+      <AppRoot>
+        <SuspensePage data={{ delayMs }} params={{}} />
+      </AppRoot>
+    </PageDocument>
+  );
+}
+
+/** The product's 404 document, rendered by React. */
+export function notFoundElement(): ReactElement {
+  const message = messageForStatus(404);
+  return <StatusDocument title={`404: ${message}`} nonce={BASELINE_NONCE} analyticsSources={[]} status={404} message={message} />;
+}

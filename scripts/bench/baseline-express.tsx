@@ -1,0 +1,38 @@
+import express from 'express';
+import { renderToPipeableStream } from 'react-dom/server';
+import { createStatusPages } from '../../server/status-pages.ts';
+import { homeTree, BASELINE_NONCE } from './baseline-documents.tsx';
+import { LOOPBACK, readBaselineEnv } from './baseline-env.ts';
+
+/**
+ * Baseline: Express 5 with no middleware at all, on its default settings. `/` streams the same
+ * home tree as the product; every other path gets the product's 404 page as bytes computed
+ * once. The floor of the framework we chose: the product's home and 404 are ratios to this.
+ */
+const { port, clientDir } = readBaselineEnv(process.env);
+const home = homeTree(clientDir);
+const notFoundBytes = Buffer.from(createStatusPages().status(404, BASELINE_NONCE));
+
+const app = express();
+
+app.get('/', function renderHome(_req, res) {
+  const { pipe } = renderToPipeableStream(home.element(), {
+    nonce: BASELINE_NONCE,
+    bootstrapModules: home.bootstrapModules,
+    onShellReady() {
+      res.status(200).setHeader('Content-Type', 'text/html; charset=utf-8');
+      pipe(res);
+    },
+    onShellError() {
+      res.status(500).end();
+    },
+  });
+});
+
+app.use(function notFound(_req, res) {
+  res.status(404).setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Content-Length', notFoundBytes.length);
+  res.end(notFoundBytes);
+});
+
+app.listen(port, LOOPBACK);

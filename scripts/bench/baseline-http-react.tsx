@@ -1,0 +1,42 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { ReactElement } from 'react';
+import { renderToPipeableStream } from 'react-dom/server';
+import { homeTree, notFoundElement, suspenseElement, BASELINE_NONCE } from './baseline-documents.tsx';
+import { LOOPBACK, readBaselineEnv } from './baseline-env.ts';
+import { SUSPENSE_DELAY_MS, SUSPENSE_PATH } from './suspense-fixture.ts';
+
+/**
+ * Baseline: bare `node:http` streaming the same React trees as the product with
+ * `renderToPipeableStream`, and nothing else (no logging, headers, nonce or timeouts). The
+ * floor of React streaming on this Node: the product's Suspense, memory and cold-start figures
+ * are ratios to this server.
+ */
+const { port, clientDir } = readBaselineEnv(process.env);
+const home = homeTree(clientDir);
+
+function stream(res: ServerResponse, status: number, element: ReactElement, bootstrapModules: string[] = []): void {
+  const { pipe } = renderToPipeableStream(element, {
+    nonce: BASELINE_NONCE,
+    bootstrapModules,
+    onShellReady() {
+      res.statusCode = status;
+      res.setHeader('Content-Type', 'text/html; charset=utf-8');
+      pipe(res);
+    },
+    onShellError() {
+      res.statusCode = 500;
+      res.end();
+    },
+    onError(error) {
+      process.stderr.write(`render error: ${String(error)}\n`);
+    },
+  });
+}
+
+const server = createServer(function answer(req, res) {
+  const path = (req.url ?? '/').split('?', 1)[0];
+  if (path === '/') stream(res, 200, home.element(), home.bootstrapModules);
+  else if (path === SUSPENSE_PATH) stream(res, 200, suspenseElement(SUSPENSE_DELAY_MS));
+  else stream(res, 404, notFoundElement());
+});
+server.listen(port, LOOPBACK);

@@ -1,0 +1,63 @@
+import { parseArgs } from 'node:util';
+
+/** How long and how often: parsed once from flags, else `BENCH_*` variables, else defaults. */
+export interface BenchOptions {
+  /** Seconds of each measured run. */
+  readonly durationSeconds: number;
+  /** Seconds of load each server gets before its first measured run of a scenario. */
+  readonly warmupSeconds: number;
+  /** A B A B: every server of a scenario runs this many times, interleaved. */
+  readonly rounds: number;
+  /** Spawns measured per server for the cold start (median reported). */
+  readonly coldStarts: number;
+  /** Only these scenarios (ids); all when empty. */
+  readonly scenarios: readonly string[];
+  /** Writes the table as JSON here. */
+  readonly jsonFile: string | undefined;
+  /** Runs the product with `--cpu-prof` and writes its profiles here. */
+  readonly cpuProfileDir: string | undefined;
+}
+
+export const USAGE = `npm run bench -- [--duration S] [--warmup S] [--rounds N] [--cold-starts N]
+                    [--scenarios id,id] [--json FILE] [--cpu-prof DIR]
+Defaults: BENCH_DURATION=5, BENCH_WARMUP=2, BENCH_ROUNDS=2, BENCH_COLD_STARTS=5.`;
+
+function number(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) {
+    throw new Error(`Invalid ${flag}=${JSON.stringify(raw)}: expected a number from ${min} to ${max}\n${USAGE}`);
+  }
+  return value;
+}
+
+function integer(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  const value = number(flag, raw, fallback, min, max);
+  if (!Number.isInteger(value)) throw new Error(`Invalid ${flag}=${JSON.stringify(raw)}: expected a whole number\n${USAGE}`);
+  return value;
+}
+
+export function parseBenchOptions(args: readonly string[], env: NodeJS.ProcessEnv): BenchOptions {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      rounds: { type: 'string' },
+      'cold-starts': { type: 'string' },
+      scenarios: { type: 'string' },
+      json: { type: 'string' },
+      'cpu-prof': { type: 'string' },
+    },
+    strict: true,
+  });
+  return {
+    durationSeconds: number('--duration', values.duration ?? env.BENCH_DURATION, 5, 1, 600),
+    warmupSeconds: number('--warmup', values.warmup ?? env.BENCH_WARMUP, 2, 0, 600),
+    rounds: integer('--rounds', values.rounds ?? env.BENCH_ROUNDS, 2, 1, 20),
+    coldStarts: integer('--cold-starts', values['cold-starts'] ?? env.BENCH_COLD_STARTS, 5, 0, 50),
+    scenarios: (values.scenarios ?? env.BENCH_SCENARIOS ?? '').split(',').map((id) => id.trim()).filter((id) => id !== ''),
+    jsonFile: values.json,
+    cpuProfileDir: values['cpu-prof'],
+  };
+}

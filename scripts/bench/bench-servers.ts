@@ -1,0 +1,31 @@
+import type { BenchBuild } from './build-bench.ts';
+import type { ServerSpec } from './server-process.ts';
+
+/** The servers a scenario can run; the product's two builds and the three baselines. */
+export type ServerKey = 'product' | 'product-fixture' | 'http-react' | 'express' | 'http-bytes';
+
+export const SERVER_LABELS: Readonly<Record<ServerKey, string>> = {
+  product: 'product',
+  'product-fixture': 'product (fixture build)',
+  'http-react': 'node:http + React',
+  express: 'bare Express 5',
+  'http-bytes': 'node:http bytes',
+};
+
+/**
+ * The product runs as in production (NODE_ENV=production, info logs to a file), with no
+ * shutdown delay so the bench does not wait 5 s per stop. With `cpuProfileDir`, the product's
+ * builds write a V8 CPU profile there when they exit.
+ */
+export function serverSpecs(build: BenchBuild, cpuProfileDir: string | undefined): Readonly<Record<ServerKey, ServerSpec>> {
+  const productEnv = { SHUTDOWN_DELAY_MS: '0', LOG_LEVEL: 'info' };
+  const profile = cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`];
+  const baselineEnv = { BENCH_CLIENT_DIR: build.clientDir };
+  return {
+    product: { name: SERVER_LABELS.product, entry: build.productEntry, env: productEnv, execArgv: profile },
+    'product-fixture': { name: SERVER_LABELS['product-fixture'], entry: build.fixtureEntry, env: productEnv, execArgv: profile },
+    'http-react': { name: SERVER_LABELS['http-react'], entry: build.baselines.httpReact, env: baselineEnv },
+    express: { name: SERVER_LABELS.express, entry: build.baselines.express, env: baselineEnv },
+    'http-bytes': { name: SERVER_LABELS['http-bytes'], entry: build.baselines.httpBytes, env: baselineEnv },
+  };
+}

@@ -1,0 +1,75 @@
+import { join } from 'node:path';
+import * as esbuild from 'esbuild';
+import { buildClient, ROOT } from '../build-client.ts';
+import { buildServer, serverBuildOptions } from '../build-server.ts';
+
+/** Everything the bench runs, built into its own folder so a concurrent `npm run build` cannot pull files from under it. */
+export interface BenchBuild {
+  readonly clientDir: string;
+  readonly productEntry: string;
+  readonly fixtureEntry: string;
+  readonly baselines: { readonly httpReact: string; readonly express: string; readonly httpBytes: string };
+}
+
+export const BENCH_DIR = join(ROOT, 'dist', 'bench');
+const PRODUCT_ROUTES = join(ROOT, 'shared', 'routes.ts');
+const FIXTURE_ROUTES = join(import.meta.dirname, 'fixture-routes.tsx');
+
+/**
+ * Gives the product the fixture's route table wherever it imports `shared/routes.ts`; every
+ * other import is the product's own. Says whether it swapped anything, so a moved import fails
+ * the build instead of silently benchmarking a server without the fixture.
+ */
+function fixtureRoutesPlugin(swapped: { count: number }): esbuild.Plugin {
+  return {
+    name: 'fixture-routes',
+    setup(build) {
+      build.onResolve({ filter: /routes\.ts$/ }, (args) => {
+        if (args.importer === FIXTURE_ROUTES || join(args.resolveDir, args.path) !== PRODUCT_ROUTES) return undefined;
+        swapped.count += 1;
+        return { path: FIXTURE_ROUTES };
+      });
+    },
+  };
+}
+
+async function buildBaseline(name: string, outDir: string): Promise<string> {
+  const outfile = join(outDir, `${name}.js`);
+  await esbuild.build({
+    entryPoints: [join(import.meta.dirname, `${name}.tsx`)],
+    outfile,
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: ['node24'],
+    jsx: 'automatic',
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+/**
+ * `npm run build` into dist/bench (same functions, same settings), the same server again with
+ * the fixture's routes, and the baselines, bundled by the same esbuild for the same Node.
+ * Every server bundle lives one folder below `dist/bench`, so `main.ts` finds the client at
+ * `../client/` as it does in production.
+ */
+export async function buildBench(): Promise<BenchBuild> {
+  const clientDir = join(BENCH_DIR, 'client');
+  await buildClient({ pagesDir: join(ROOT, 'shared', 'pages'), outDir: clientDir, mode: 'production' });
+  const productDir = join(BENCH_DIR, 'server');
+  const fixtureDir = join(BENCH_DIR, 'fixture');
+  const baselineDir = join(BENCH_DIR, 'baselines');
+  const swapped = { count: 0 };
+  await Promise.all([
+    buildServer(productDir),
+    esbuild.build({ ...serverBuildOptions(fixtureDir), plugins: [fixtureRoutesPlugin(swapped)] }),
+  ]);
+  if (swapped.count === 0) throw new Error('fixture build: the server never imports shared/routes.ts, so the fixture route is missing');
+  const [httpReact, express, httpBytes] = await Promise.all(
+    ['baseline-http-react', 'baseline-express', 'baseline-http-bytes'].map((name) => buildBaseline(name, baselineDir)),
+  );
+  if (httpReact === undefined || express === undefined || httpBytes === undefined) throw new Error('a baseline did not build');
+  return { clientDir, productEntry: join(productDir, 'main.js'), fixtureEntry: join(fixtureDir, 'main.js'), baselines: { httpReact, express, httpBytes } };
+}

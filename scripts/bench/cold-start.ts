@@ -1,0 +1,31 @@
+import { startServer, type ServerSpec } from './server-process.ts';
+
+export interface ColdStart {
+  readonly medianMs: number;
+  readonly samplesMs: readonly number[];
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const upper = sorted[middle] ?? Number.NaN;
+  const lower = sorted[middle - 1] ?? upper;
+  return sorted.length % 2 === 0 ? (lower + upper) / 2 : upper;
+}
+
+/**
+ * Spawn to first 200 on `/`, `times` times per server, the servers taking turns (A B A B) so a
+ * change in the machine's load hits both; the median resists a slow outlier.
+ */
+export async function measureColdStarts(specs: readonly ServerSpec[], times: number, logDir: string): Promise<ColdStart[]> {
+  const samples = specs.map((): number[] => []);
+  for (let i = 0; i < times; i += 1) {
+    for (const [index, spec] of specs.entries()) {
+      const server = await startServer(spec, logDir);
+      samples[index]?.push(server.readyMs);
+      await server.stop();
+    }
+  }
+  return samples.map((samplesMs) => ({ medianMs: median(samplesMs), samplesMs }));
+}

@@ -1,0 +1,15 @@
+import { createServer } from 'node:net';
+import { LOOPBACK } from './baseline-env.ts';
+
+/** A loopback port nobody listens on right now: the kernel picks it, we release it for the child. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, LOOPBACK, () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      probe.close(() => (port === 0 ? reject(new Error('no free loopback port')) : resolve(port)));
+    });
+  });
+}

@@ -1,0 +1,35 @@
+import { firstLoadJavaScript, javaScriptOfDocument, smallestHydratingBundle, type JavaScriptWeight } from './first-load-js.ts';
+import { httpGet } from './http-get.ts';
+import type { RunningServer } from './server-process.ts';
+
+export interface PageWeight {
+  readonly page: string;
+  readonly weight: JavaScriptWeight;
+}
+
+export interface PageWeights {
+  readonly pages: readonly PageWeight[];
+  readonly smallest: JavaScriptWeight;
+}
+
+/** Status pages the product renders, reached the way a visitor reaches them. */
+const STATUS_PAGES = [
+  { page: '404 (GET /no/such/page)', method: 'GET', path: '/no/such/page', status: 404 },
+  { page: '405 (POST /)', method: 'POST', path: '/', status: 405 },
+  { page: '400 (GET /%E0%A4%A)', method: 'GET', path: '/%E0%A4%A', status: 400 },
+] as const;
+
+/**
+ * First-load JavaScript: `/` from the build manifest (entry + preloads), the status pages from
+ * what the running product actually serves (referenced files and inline scripts), and the
+ * smallest hydrating bundle beside them.
+ */
+export async function measurePageWeights(product: RunningServer, clientDir: string): Promise<PageWeights> {
+  const pages: PageWeight[] = [{ page: '/ (home)', weight: await firstLoadJavaScript(clientDir, 'home') }];
+  for (const { page, method, path, status } of STATUS_PAGES) {
+    const res = await httpGet(`${product.origin}${path}`, 10_000, method);
+    if (res.status !== status) throw new Error(`${method} ${path} answered ${res.status}, expected ${status}`);
+    pages.push({ page, weight: await javaScriptOfDocument(res.body, clientDir) });
+  }
+  return { pages, smallest: await smallestHydratingBundle() };
+}

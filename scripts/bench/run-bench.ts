@@ -1,0 +1,123 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ROOT } from '../build-client.ts';
+import { parseBenchOptions, USAGE, type BenchOptions } from './bench-options.ts';
+import { serverSpecs } from './bench-servers.ts';
+import { BENCH_DIR, buildBench } from './build-bench.ts';
+import { measureColdStarts } from './cold-start.ts';
+import { formatReport } from './format-table.ts';
+import { describeMachine } from './machine.ts';
+import { assetFile, firstLoadUrls } from './manifest-urls.ts';
+import { measurePageWeights } from './page-weights.ts';
+import { coldStartRows, firstLoadRows, scenarioRows, type BenchReport } from './report.ts';
+import { runScenario, type ScenarioResult } from './run-scenario.ts';
+import { COLD_START_SERVERS, SCENARIOS } from './scenarios.ts';
+import { startServer } from './server-process.ts';
+import { checkTargets } from './targets.ts';
+
+/**
+ * `npm run bench` (issue 5): builds the product, a fixture build and the baselines, puts each
+ * under load from autocannon in this process, server by server in turns, and prints one table.
+ * Loopback only; every child dies with the bench (child-registry.ts); the whole run has a deadline.
+ */
+function progress(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+function readOptions(): BenchOptions {
+  try {
+    return parseBenchOptions(process.argv.slice(2), process.env);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  }
+}
+
+function commit(): string | undefined {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The static scenario's file: the smallest first-load file of `/`, so the figure is the server's cost per request, not a copy of 200 KB. */
+async function staticAssetPath(clientDir: string): Promise<string> {
+  const urls = await firstLoadUrls(clientDir, 'home');
+  const sized = urls.map((url) => ({ url, size: statSync(assetFile(clientDir, url)).size })).sort((a, b) => a.size - b.size);
+  const smallest = sized[0];
+  if (smallest === undefined) throw new Error('the home page has no built files');
+  return smallest.url;
+}
+
+const options = readOptions();
+if (!process.version.startsWith('v24.')) {
+  process.stderr.write(`bench: Node ${process.version}; run it with the pinned Node 24 (npm run bench)\n`);
+  process.exit(2);
+}
+const unknown = options.scenarios.filter((id) => !SCENARIOS.some((scenario) => scenario.id === id));
+if (unknown.length > 0) {
+  process.stderr.write(`bench: unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.id).join(', ')}\n${USAGE}\n`);
+  process.exit(2);
+}
+const scenarios = options.scenarios.length === 0 ? SCENARIOS : SCENARIOS.filter((scenario) => options.scenarios.includes(scenario.id));
+
+// Bounded: twice the planned load time plus two minutes for builds, starts and cold starts.
+const plannedSeconds = scenarios.reduce(
+  (total, scenario) => total + (1 + scenario.others.length) * (options.warmupSeconds + options.rounds * options.durationSeconds),
+  0,
+);
+const deadline = setTimeout(() => {
+  progress(`bench: still running after ${Math.round(plannedSeconds * 2 + 120)} s, giving up`);
+  process.exit(1);
+}, (plannedSeconds * 2 + 120) * 1000);
+deadline.unref();
+
+const cpuProfileDir = options.cpuProfileDir === undefined ? undefined : resolve(options.cpuProfileDir);
+if (cpuProfileDir !== undefined) mkdirSync(cpuProfileDir, { recursive: true });
+const logDir = join(BENCH_DIR, 'logs');
+// An interrupted run leaves its servers' logs behind; they are of no use to this one.
+rmSync(logDir, { recursive: true, force: true });
+
+const machine = describeMachine();
+if (machine.loadAverage > machine.cores / 2) {
+  progress(`bench: warning: load average ${machine.loadAverage} on ${machine.cores} cores before starting; figures will be noisy`);
+}
+progress(`bench: building (planned load ${plannedSeconds} s)`);
+const build = await buildBench();
+const specs = serverSpecs(build, cpuProfileDir);
+// Profiles come from the load scenarios only: one file per scenario, nothing from starts.
+const unprofiled = serverSpecs(build, undefined);
+const assetPath = await staticAssetPath(build.clientDir);
+
+const results: ScenarioResult[] = [];
+for (const scenario of scenarios) {
+  results.push(await runScenario(scenario, specs, { ...options, assetPath, logDir, progress }));
+}
+
+progress(`bench: cold starts (${options.coldStarts} per server)`);
+const coldStarts = await measureColdStarts(COLD_START_SERVERS.map((key) => unprofiled[key]), options.coldStarts, logDir);
+
+progress('bench: first-load JavaScript');
+const product = await startServer(unprofiled.product, logDir);
+const weights = await measurePageWeights(product, build.clientDir).finally(() => product.stop());
+rmSync(logDir, { recursive: true, force: true });
+
+const report: BenchReport = {
+  date: new Date().toISOString(),
+  commit: commit(),
+  machine,
+  settings: { durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds, rounds: options.rounds, coldStarts: options.coldStarts },
+  rows: results.flatMap(scenarioRows),
+  coldStart: coldStartRows(COLD_START_SERVERS, coldStarts),
+  firstLoad: firstLoadRows(weights.pages, weights.smallest),
+  smallestHydratingBundle: { bytes: weights.smallest.bytes, gzipBytes: weights.smallest.gzipBytes },
+};
+const checks = checkTargets(report);
+process.stdout.write(`\n${formatReport(report, checks)}`);
+if (options.jsonFile !== undefined) {
+  writeFileSync(options.jsonFile, `${JSON.stringify({ ...report, targets: checks }, null, 2)}\n`);
+  progress(`bench: wrote ${options.jsonFile}`);
+}
+if (cpuProfileDir !== undefined) progress(`bench: CPU profiles of the product in ${cpuProfileDir} (summarise with scripts/bench/summarize-cpu-profile.ts)`);

@@ -1,0 +1,98 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { LOOPBACK } from './baseline-env.ts';
+import { track } from './child-registry.ts';
+import { freePort } from './free-port.ts';
+import { httpGet } from './http-get.ts';
+import { peakRssBytes } from './process-memory.ts';
+
+/** One server the bench can start: a bundled entry run by this (the pinned) Node. */
+export interface ServerSpec {
+  readonly name: string;
+  readonly entry: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly execArgv?: readonly string[];
+}
+
+export interface RunningServer {
+  readonly name: string;
+  readonly pid: number;
+  readonly origin: string;
+  /** From `spawn` to the first 200 on `/`: the cold start. */
+  readonly readyMs: number;
+  /** Peak RSS of the process so far (kernel high-water mark). */
+  peakRssBytes(): number | undefined;
+  stop(): Promise<void>;
+}
+
+const READY_DEADLINE_MS = 15_000;
+const STOP_DEADLINE_MS = 10_000;
+const STDERR_TAIL = 4_096;
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/** Polls `/` until it answers 200; refused connections mean "not listening yet". */
+async function firstOk(origin: string, child: ChildProcess, stderr: () => string): Promise<void> {
+  const deadline = performance.now() + READY_DEADLINE_MS;
+  while (performance.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`server exited (${child.exitCode ?? child.signalCode}) before answering:\n${stderr()}`);
+    }
+    const status = await httpGet(`${origin}/`, 1_000).then(
+      (res) => res.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    // Short enough to resolve a cold start to about a millisecond, long enough not to steal its CPU.
+    await sleep(status === 0 ? 1 : 20);
+  }
+  throw new Error(`server did not answer 200 on / within ${READY_DEADLINE_MS} ms:\n${stderr()}`);
+}
+
+/**
+ * Spawns a server on a free loopback port, its stdout (the product's log) to a file as in
+ * production, and resolves once `/` answers 200. The child is registered so it dies with the bench.
+ */
+export async function startServer(spec: ServerSpec, logDir: string): Promise<RunningServer> {
+  const port = await freePort();
+  mkdirSync(logDir, { recursive: true });
+  const logFile = join(logDir, `${spec.name.replace(/[^a-z0-9-]+/gi, '_')}-${port}.log`);
+  const logFd = openSync(logFile, 'w');
+  const started = performance.now();
+  const child = spawn(process.execPath, [...(spec.execArgv ?? []), spec.entry], {
+    env: { ...process.env, NODE_ENV: 'production', ...spec.env, PORT: String(port), HOST: LOOPBACK },
+    stdio: ['ignore', logFd, 'pipe'],
+  });
+  closeSync(logFd);
+  track(child);
+  let stderrTail = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (text: string) => {
+    stderrTail = (stderrTail + text).slice(-STDERR_TAIL);
+  });
+  const pid = child.pid;
+  const origin = `http://${LOOPBACK}:${port}`;
+
+  async function stop(): Promise<void> {
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_DEADLINE_MS);
+    await exited(child);
+    clearTimeout(timer);
+    rmSync(logFile, { force: true });
+  }
+
+  try {
+    if (pid === undefined) throw new Error(`could not spawn ${spec.entry}`);
+    await firstOk(origin, child, () => stderrTail);
+    const readyMs = performance.now() - started;
+    return { name: spec.name, pid, origin, readyMs, peakRssBytes: () => peakRssBytes(pid), stop };
+  } catch (error) {
+    await stop();
+    throw new Error(`${spec.name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
