@@ -1,5 +1,4 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { APP_NAME } from '../shared/app-info.ts';
 import { AppRoot } from '../shared/app-root.tsx';
@@ -11,6 +10,7 @@ import type { ClientAssets } from './client-assets.ts';
 import { choosePageEncoding, compressInto } from './compression.ts';
 import { serializeForScript } from './embedded-json.ts';
 import { setHtmlHeaders } from './html-headers.ts';
+import { isCrawler } from './is-crawler.ts';
 import { PageDocument } from './page-document.tsx';
 import { ClientDisconnectedError, RenderNotNeededError, RenderTimeoutError, isRenderStopReason } from './render-errors.ts';
 import { normalizeParams, searchParamsOf } from './route-params.ts';
@@ -56,11 +56,14 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
     const started = performance.now();
     res.locals.routePattern = route.path;
     const nonce = res.locals.cspNonce;
-    const stop = new AbortController();
+    // Only pages with a `load` need a signal; the rest just remember why they stopped.
+    const loadSignal = route.load === undefined ? undefined : new AbortController();
+    let stopped: ClientDisconnectedError | RenderTimeoutError | undefined;
     let abortRender: ((reason: unknown) => void) | undefined;
 
     function stopRender(reason: ClientDisconnectedError | RenderTimeoutError): void {
-      stop.abort(reason);
+      stopped = reason;
+      loadSignal?.abort(reason);
       abortRender?.(reason);
     }
     let renderDone = false;
@@ -79,7 +82,7 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
     }, renderTimeoutMs);
     res.once('close', function onResponseClosed() {
       clearTimeout(timer);
-      if (!res.writableFinished && !stop.signal.aborted) {
+      if (!res.writableFinished && stopped === undefined) {
         req.log.info({ route: route.path }, 'render aborted: client disconnected');
         stopRender(new ClientDisconnectedError());
       }
@@ -87,29 +90,29 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
 
     const params = normalizeParams(req.params);
     let data: unknown;
-    if (route.load !== undefined) {
+    if (route.load !== undefined && loadSignal !== undefined) {
       try {
-        const context = { params, searchParams: searchParamsOf(req.originalUrl), signal: stop.signal, requestId: String(req.id) };
-        data = await untilAborted(route.load(context), stop.signal);
+        const context = { params, searchParams: searchParamsOf(req.originalUrl), signal: loadSignal.signal, requestId: String(req.id) };
+        data = await untilAborted(route.load(context), loadSignal.signal);
       } catch (error) {
         clearTimeout(timer);
         if (error instanceof ClientDisconnectedError) return;
         throw error;
       }
     }
-    if (stop.signal.aborted) return;
+    if (stopped !== undefined) return;
 
     function embedded(pageData: unknown, pageParams: typeof params): EmbeddedPageData {
       if (!telemetry) return { data: pageData, params: pageParams };
       return { data: pageData, params: pageParams, telemetry: { route: route.path, requestId: String(req.id) } };
     }
 
-    const bot = isbot(req.get('user-agent'));
+    const bot = isCrawler(req.get('user-agent'));
     let shellSent = false;
     let statusFromRender: HttpError | undefined;
 
     function sendShell(): void {
-      if (shellSent || res.writableEnded || stop.signal.aborted) return;
+      if (shellSent || res.writableEnded || stopped !== undefined) return;
       shellSent = true;
       if (statusFromRender !== undefined) {
         // A boundary called notFound() and friends while the shell rendered: the page's status wins.

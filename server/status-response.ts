@@ -35,6 +35,9 @@ export function renderStatusAnswer(pages: StatusPages, answer: StatusAnswer, non
 }
 
 export function prefersJson(req: Request): boolean {
+  // Most requests never mention JSON: skip parsing their Accept header.
+  const accept = req.headers.accept;
+  if (accept === undefined || (!accept.includes('json') && !accept.includes('application/*'))) return false;
   // `accepts` returns the first listed type on ties and for `*/*`, so HTML wins unless JSON
   // is explicitly preferred.
   return req.accepts(['html', 'json']) === 'json';

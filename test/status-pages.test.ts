@@ -139,3 +139,11 @@ describe('JSON status answers', () => {
     expect(res.text).not.toContain('SECRET');
   });
 });
+
+describe('JSON answers for wildcard clients', () => {
+  test('a client that accepts only application/* gets JSON', async () => {
+    const { app } = buildApp(fixtureRoutes());
+    const res = await request(app).get('/missing').set('Accept', 'application/*');
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+});
