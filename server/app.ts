@@ -12,7 +12,8 @@ import { createHttpLogger } from './http-logger.ts';
 import { labelRoute } from './label-route.ts';
 import { liveReloadScript } from './live-reload.ts';
 import { rejectMalformedRequests } from './malformed-request.ts';
-import { createMetricsMiddleware, type createMetrics } from './metrics.ts';
+import type { Metrics } from './metrics.ts';
+import { createMetricsMiddleware } from './metrics-middleware.ts';
 import { createPageHandler } from './render-page.tsx';
 import { createSecurityHeaders } from './security-headers.ts';
 import { createStaticAssets } from './static-assets.ts';
@@ -50,7 +51,7 @@ export interface AppOptions {
   readonly metrics?: AppMetrics | undefined;
 }
 
-export type AppMetrics = ReturnType<typeof createMetrics>;
+export type AppMetrics = Metrics;
 
 export const DEFAULT_RENDER_TIMEOUT_MS = 10_000;
 export const DEFAULT_TELEMETRY_RATE_PER_MINUTE = 60;

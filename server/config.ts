@@ -147,6 +147,14 @@ function scriptSwitch(env: Env, name: string): boolean | string {
   throw new ConfigError(name, raw, 'off, on, a path such as /scripts/a.js, or an http(s) URL');
 }
 
+/** A listen address: an IP address or a host name (RFC 1123 labels), e.g. `::`, `localhost`. */
+function listenHost(env: Env, name: string): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined || isIP(raw) !== 0) return raw;
+  if (raw.length <= 253 && /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/i.test(raw)) return raw;
+  throw new ConfigError(name, raw, 'an IP address or a host name such as 0.0.0.0, :: or localhost');
+}
+
 function optionalPort(env: Env, name: string): number | undefined {
   return read(env, name) === undefined ? undefined : integer(env, name, 0, 1, 65_535);
 }
@@ -168,7 +176,7 @@ export function parseConfig(env: Env, defaults: { readonly assetsDir: string }):
   return {
     environment,
     port: integer(env, 'PORT', DEFAULTS.port, 0, 65_535),
-    host: read(env, 'HOST'),
+    host: listenHost(env, 'HOST'),
     logLevel: oneOf<LogLevel>(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     publicOrigin: origin(env, 'PUBLIC_ORIGIN'),
     trustProxy: trustProxy(env, 'TRUST_PROXY'),
@@ -185,7 +193,7 @@ export function parseConfig(env: Env, defaults: { readonly assetsDir: string }):
     compression: onOff(env, 'COMPRESSION', true),
     telemetryRatePerMinute: integer(env, 'TELEMETRY_RATE_PER_MINUTE', DEFAULTS.telemetryRatePerMinute, 1, 100_000),
     metricsPort: optionalPort(env, 'METRICS_PORT'),
-    metricsHost: read(env, 'METRICS_HOST'),
+    metricsHost: listenHost(env, 'METRICS_HOST'),
     liveReloadUrl: environment === 'development' ? origin(env, 'LIVE_RELOAD_URL', true) : undefined,
   };
 }

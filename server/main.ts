@@ -19,4 +19,4 @@ function readConfig(): Config {
   }
 }
 
-startServer(readConfig(), routes);
+await startServer(readConfig(), routes);

@@ -1,24 +1,24 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { VitalReport } from '../shared/telemetry.ts';
-
-/** The route label of a request no route claimed: raw paths would explode cardinality. */
-export const UNMATCHED_ROUTE = 'unmatched';
 
 /** Prometheus series of SPEC §9, on their own registry so tests and instances stay apart. */
 export interface Metrics {
   readonly registry: Registry;
+  readonly requests: Counter<'route' | 'method' | 'status'>;
+  readonly duration: Histogram<'route' | 'method' | 'status'>;
+  readonly inFlight: Gauge;
   observeShell(route: string, seconds: number): void;
   observeVital(report: VitalReport): void;
 }
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-export function createMetrics({ processMetrics = true }: { readonly processMetrics?: boolean } = {}): Metrics & {
-  readonly requests: Counter<'route' | 'method' | 'status'>;
-  readonly duration: Histogram<'route' | 'method' | 'status'>;
-  readonly inFlight: Gauge;
-} {
+/**
+ * prom-client is loaded here, on demand: with metrics off (the default) the process never
+ * pays its start-up cost.
+ */
+export async function createMetrics({ processMetrics = true }: { readonly processMetrics?: boolean } = {}): Promise<Metrics> {
+  const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = await import('prom-client');
   const registry = new Registry();
   if (processMetrics) collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -65,17 +65,3 @@ export function createMetrics({ processMetrics = true }: { readonly processMetri
   };
 }
 
-/** Counts every request by route pattern once it ends, finished or aborted. */
-export function createMetricsMiddleware(metrics: ReturnType<typeof createMetrics>): RequestHandler {
-  return function recordMetrics(req: Request, res: Response, next: NextFunction) {
-    const started = performance.now();
-    metrics.inFlight.inc();
-    res.once('close', function onRequestClosed() {
-      metrics.inFlight.dec();
-      const labels = { route: res.locals.routePattern ?? UNMATCHED_ROUTE, method: req.method, status: String(res.statusCode) };
-      metrics.requests.inc(labels);
-      metrics.duration.observe(labels, (performance.now() - started) / 1000);
-    });
-    next();
-  };
-}

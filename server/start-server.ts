@@ -27,10 +27,10 @@ export interface RunningServer {
  * metrics on their own port when asked, and shut down gracefully on SIGTERM or SIGINT.
  * Fixture servers of the tests start through here too, so they run the real lifecycle.
  */
-export function startServer(config: Config, routes: readonly RouteDefinition[], options: StartOptions = {}): RunningServer {
+export async function startServer(config: Config, routes: readonly RouteDefinition[], options: StartOptions = {}): Promise<RunningServer> {
   const logger = createLogger({ level: config.logLevel });
   const readiness = new ReadinessState();
-  const metrics = config.metricsPort === undefined ? undefined : createMetrics();
+  const metrics = config.metricsPort === undefined ? undefined : await createMetrics();
   const app = createApp({
     routes,
     logger,

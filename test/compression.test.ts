@@ -2,7 +2,7 @@ import { request as httpRequest, type Server } from 'node:http';
 import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { afterEach, describe, expect, test } from 'vitest';
 import request from 'supertest';
-import { buildApp } from './helpers.ts';
+import { buildApp, errorLines, waitFor } from './helpers.ts';
 import { close, listen } from './support/http-client.ts';
 import { fixtureRoutes } from './support/pages.tsx';
 
@@ -73,6 +73,32 @@ describe('compression of streamed pages', () => {
     const res = await request(app).get('/users/1').set('Accept-Encoding', 'gzip, br');
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.text).toContain('<pre id="data">');
+  });
+
+  test('leaves status pages uncompressed: a few hundred bytes with a fresh nonce each time', async () => {
+    const { app } = buildApp(fixtureRoutes(50));
+    const res = await request(app).get('/no-such-page').set('Accept-Encoding', 'gzip, br');
+    expect(res.status).toBe(404);
+    expect(res.headers['content-encoding']).toBeUndefined();
+  });
+
+  test('a client that leaves mid-stream aborts the render and leaves no error behind', async () => {
+    const { app, logs } = buildApp(fixtureRoutes(400));
+    const { server, origin } = await listen(app);
+    servers.push(server);
+    await new Promise<void>((resolve, reject) => {
+      const req = httpRequest(`${origin}/slow`, { agent: false, headers: { 'User-Agent': CHROME, 'Accept-Encoding': 'br' } }, (res) => {
+        expect(res.headers['content-encoding']).toBe('br');
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? undefined : reject(error)));
+      req.end();
+    });
+    await waitFor(() => logs.some((line) => line.msg === 'render aborted: client disconnected'));
+    expect(errorLines(logs)).toEqual([]);
   });
 
   test('answers HEAD with the same encoding header and no body', async () => {

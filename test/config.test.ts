@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, DEFAULTS, parseConfig } from '../server/config.ts';
@@ -26,7 +27,10 @@ describe('configuration defaults', () => {
       analyticsPageViews: false,
       analyticsSpeedInsights: false,
       webVitals: false,
+      compression: true,
+      telemetryRatePerMinute: 60,
       metricsPort: undefined,
+      metricsHost: undefined,
       liveReloadUrl: undefined,
     });
     expect(config.headersTimeoutMs).toBeGreaterThan(config.keepAliveTimeoutMs);
@@ -73,6 +77,36 @@ describe('configuration values', () => {
   });
 
   test.each([
+    ['HOST', '::', 'host', '::'],
+    ['HOST', 'localhost', 'host', 'localhost'],
+    ['HEADERS_TIMEOUT_MS', '70000', 'headersTimeoutMs', 70_000],
+    ['REQUEST_TIMEOUT_MS', '0', 'requestTimeoutMs', 0],
+    ['REQUEST_TIMEOUT_MS', '120000', 'requestTimeoutMs', 120_000],
+    ['SHUTDOWN_DELAY_MS', '15000', 'shutdownDelayMs', 15_000],
+    ['ASSETS_DIR', '/opt/app/client', 'assetsDir', '/opt/app/client'],
+    ['ANALYTICS_PAGE_VIEWS', '/scripts/pv.js', 'analyticsPageViews', '/scripts/pv.js'],
+    ['ANALYTICS_SPEED_INSIGHTS', 'off', 'analyticsSpeedInsights', false],
+    ['WEB_VITALS', 'off', 'webVitals', false],
+    ['COMPRESSION', 'off', 'compression', false],
+    ['COMPRESSION', 'on', 'compression', true],
+    ['TELEMETRY_RATE_PER_MINUTE', '600', 'telemetryRatePerMinute', 600],
+    ['METRICS_HOST', '127.0.0.1', 'metricsHost', '127.0.0.1'],
+    ['LOG_LEVEL', 'silent', 'logLevel', 'silent'],
+    ['NODE_ENV', 'test', 'environment', 'test'],
+  ] as const)('read %s=%s', (variable, raw, key, expected) => {
+    expect(parse({ [variable]: raw })[key]).toEqual(expected);
+  });
+
+  test('read LIVE_RELOAD_URL in development only', () => {
+    expect(parse({ NODE_ENV: 'development', LIVE_RELOAD_URL: 'http://127.0.0.1:35729/events' }).liveReloadUrl?.href).toBe('http://127.0.0.1:35729/events');
+    expect(parse({ LIVE_RELOAD_URL: 'http://127.0.0.1:35729/events' }).liveReloadUrl).toBeUndefined();
+  });
+
+  test('treat an empty value as unset', () => {
+    expect(parse({ PORT: '', TRUST_PROXY: ' ', COMPRESSION: '' })).toMatchObject({ port: 3000, trustProxy: false, compression: true });
+  });
+
+  test.each([
     ['true', true],
     ['false', false],
     ['2', 2],
@@ -104,6 +138,16 @@ describe('a bad value', () => {
     ['ANALYTICS_PAGE_VIEWS', 'javascript:alert(1)'],
     ['WEB_VITALS', 'maybe'],
     ['METRICS_PORT', '0'],
+    ['HOST', 'not a host'],
+    ['HOST', '-bad-.example'],
+    ['METRICS_HOST', 'http://127.0.0.1'],
+    ['HEADERS_TIMEOUT_MS', '65000'],
+    ['REQUEST_TIMEOUT_MS', '-1'],
+    ['SHUTDOWN_DELAY_MS', '-5'],
+    ['SHUTDOWN_DELAY_MS', '5s'],
+    ['ANALYTICS_SPEED_INSIGHTS', '//cdn.example.com/si.js'],
+    ['COMPRESSION', 'brotli'],
+    ['TELEMETRY_RATE_PER_MINUTE', '0'],
   ])('%s=%s is refused with a message naming both', (variable, value) => {
     let caught: unknown;
     try {
@@ -117,13 +161,35 @@ describe('a bad value', () => {
     expect(error?.message).toContain(`${variable}=${JSON.stringify(value)}`);
   });
 
-  test('stops the real process with exit code 78 and the message on stderr', () => {
+  test('names a bad LIVE_RELOAD_URL in development', () => {
+    expect(() => parse({ NODE_ENV: 'development', LIVE_RELOAD_URL: 'ws//nope' })).toThrow('Invalid LIVE_RELOAD_URL="ws//nope"');
+  });
+
+  test.each([
+    ['PORT', 'eighty'],
+    ['TRUST_PROXY', 'everyone'],
+    ['COMPRESSION', 'brotli'],
+    ['SHUTDOWN_DEADLINE_MS', '20s'],
+  ])('%s=%s stops the real process with exit code 78 and the message on stderr', (variable, value) => {
     const result = spawnSync(process.execPath, [join(import.meta.dirname, '..', 'dist', 'server', 'main.js')], {
-      env: { ...process.env, PORT: 'eighty', NODE_ENV: 'production' },
+      env: { ...process.env, NODE_ENV: 'production', PORT: '0', [variable]: value },
       encoding: 'utf8',
       timeout: 10_000,
     });
     expect(result.status).toBe(78);
-    expect(result.stderr).toContain('Invalid PORT="eighty"');
+    expect(result.stderr).toContain(`Invalid ${variable}=${JSON.stringify(value)}`);
+    expect(result.stdout).not.toContain('listening');
+  });
+});
+
+describe('the configuration table in docs/deployment.md', () => {
+  test('lists every variable the server reads, each with a default', () => {
+    const source = readFileSync(join(import.meta.dirname, '..', 'server', 'config.ts'), 'utf8');
+    const read = new Set([...source.matchAll(/\(env, '([A-Z][A-Z0-9_]+)'/g)].map((match) => match[1]));
+    const doc = readFileSync(join(import.meta.dirname, '..', 'docs', 'deployment.md'), 'utf8');
+    const rows = new Map([...doc.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \| ([^|]+) \|/gm)].map((match) => [match[1], match[2]?.trim()]));
+    expect(read.size).toBeGreaterThan(15);
+    expect([...read].filter((name) => !rows.has(name))).toEqual([]);
+    for (const name of read) expect(rows.get(name), name).toBeTruthy();
   });
 });

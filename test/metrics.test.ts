@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 
 describe('Prometheus metrics', () => {
   test('count requests by route pattern, method and status, never by raw path', async () => {
-    const metrics = createMetrics({ processMetrics: false });
+    const metrics = await createMetrics({ processMetrics: false });
     const { app } = buildApp(fixtureRoutes(), { metrics });
     await request(app).get('/users/1');
     await request(app).get('/users/2');
@@ -27,14 +27,14 @@ describe('Prometheus metrics', () => {
   });
 
   test('include default process metrics', async () => {
-    const metrics = createMetrics();
+    const metrics = await createMetrics();
     const text = await metrics.registry.metrics();
     expect(text).toContain('process_cpu_user_seconds_total');
     expect(text).toContain('nodejs_eventloop_lag_seconds');
   });
 
   test('are served on their own listener and not on the public port', async () => {
-    const metrics = createMetrics({ processMetrics: false });
+    const metrics = await createMetrics({ processMetrics: false });
     const { app } = buildApp(fixtureRoutes(), { metrics });
     await request(app).get('/metrics').expect(404);
 

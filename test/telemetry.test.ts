@@ -7,8 +7,8 @@ import { fixtureRoutes } from './support/pages.tsx';
 
 const VITAL = { name: 'LCP', value: 1234.5, rating: 'good', id: 'v5-1700000000000-123', route: '/users/:id', requestId: 'req-1' };
 
-function withTelemetry(ratePerMinute = 100) {
-  const metrics = createMetrics({ processMetrics: false });
+async function withTelemetry(ratePerMinute = 100) {
+  const metrics = await createMetrics({ processMetrics: false });
   return { metrics, ...buildApp(fixtureRoutes(), { telemetry: { enabled: true, ratePerMinute }, metrics }) };
 }
 
@@ -19,7 +19,7 @@ describe('the web vitals endpoint', () => {
   });
 
   test('accepts a valid report with 204, logs it and feeds the histogram', async () => {
-    const { app, logs, metrics } = withTelemetry();
+    const { app, logs, metrics } = await withTelemetry();
     const res = await request(app).post(VITALS_ENDPOINT).set('Content-Type', 'application/json').send(JSON.stringify(VITAL));
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
@@ -29,7 +29,7 @@ describe('the web vitals endpoint', () => {
   });
 
   test('accepts the text/plain body sendBeacon sends for a string', async () => {
-    const { app } = withTelemetry();
+    const { app } = await withTelemetry();
     await request(app).post(VITALS_ENDPOINT).set('Content-Type', 'text/plain;charset=UTF-8').send(JSON.stringify(VITAL)).expect(204);
   });
 
@@ -48,7 +48,7 @@ describe('the web vitals endpoint', () => {
     ['an array', [VITAL]],
     ['null', null],
   ])('rejects %s with 400 and records nothing', async (_case, body) => {
-    const { app, logs, metrics } = withTelemetry();
+    const { app, logs, metrics } = await withTelemetry();
     const res = await request(app).post(VITALS_ENDPOINT).set('Content-Type', 'application/json').send(JSON.stringify(body));
     expect(res.status).toBe(400);
     expect(logs.some((line) => line.msg === 'web vital')).toBe(false);
@@ -57,7 +57,7 @@ describe('the web vitals endpoint', () => {
   });
 
   test('rejects malformed JSON with 400', async () => {
-    const { app, logs } = withTelemetry();
+    const { app, logs } = await withTelemetry();
     const res = await request(app).post(VITALS_ENDPOINT).set('Content-Type', 'application/json').send('{"name":');
     expect(res.status).toBe(400);
     expect(res.text).not.toMatch(/SyntaxError|at .*:\d+/);
@@ -65,7 +65,7 @@ describe('the web vitals endpoint', () => {
   });
 
   test('rejects an oversized body with 413', async () => {
-    const { app, logs } = withTelemetry();
+    const { app, logs } = await withTelemetry();
     const res = await request(app).post(VITALS_ENDPOINT).set('Content-Type', 'application/json').send(JSON.stringify({ ...VITAL, id: 'x'.repeat(10_000) }));
     expect(res.status).toBe(413);
     expect(res.text).toContain('<title>413: Payload Too Large.</title>');
@@ -73,19 +73,19 @@ describe('the web vitals endpoint', () => {
   });
 
   test('rejects other content types with 415', async () => {
-    const { app } = withTelemetry();
+    const { app } = await withTelemetry();
     await request(app).post(VITALS_ENDPOINT).set('Content-Type', 'application/x-www-form-urlencoded').send('name=LCP').expect(415);
   });
 
   test('answers other methods with 405 and Allow: POST', async () => {
-    const { app } = withTelemetry();
+    const { app } = await withTelemetry();
     const res = await request(app).get(VITALS_ENDPOINT);
     expect(res.status).toBe(405);
     expect(res.headers.allow).toBe('POST');
   });
 
   test('limits each client address, answering 429 with Retry-After', async () => {
-    const { app } = withTelemetry(3);
+    const { app } = await withTelemetry(3);
     const statuses: number[] = [];
     for (let i = 0; i < 5; i += 1) {
       const res = await request(app).post(VITALS_ENDPOINT).set('Content-Type', 'application/json').send(JSON.stringify(VITAL));
@@ -108,7 +108,7 @@ describe('client error reports', () => {
   };
 
   test('land in the log with the digest and the page request id, at warn', async () => {
-    const { app, logs } = withTelemetry();
+    const { app, logs } = await withTelemetry();
     await request(app).post(CLIENT_ERRORS_ENDPOINT).set('Content-Type', 'application/json').send(JSON.stringify(REPORT)).expect(204);
     const line = logs.find((entry) => entry.msg === 'client error report');
     expect(line).toMatchObject({ level: LEVEL.warn, digest: 'AbC123_-xyz', pageRequestId: 'page-req-7', clientError: REPORT });
@@ -120,7 +120,7 @@ describe('client error reports', () => {
     ['a digest with markup', { ...REPORT, digest: '<b>' }],
     ['an unknown route', { ...REPORT, route: '/x' }],
   ])('reject %s with 400', async (_case, body) => {
-    const { app, logs } = withTelemetry();
+    const { app, logs } = await withTelemetry();
     await request(app).post(CLIENT_ERRORS_ENDPOINT).set('Content-Type', 'application/json').send(JSON.stringify(body)).expect(400);
     expect(logs.some((line) => line.msg === 'client error report')).toBe(false);
   });

@@ -43,7 +43,7 @@ for (const [path, name] of [
 }
 
 // The real entry's path, with the test's settings from the environment (PORT=0: a free port).
-startServer(parseConfig({ PORT: '0', HOST: '127.0.0.1', ...process.env }, { assetsDir: join(import.meta.dirname, '..', 'client') }), [...routes, ...fixtures], {
+await startServer(parseConfig({ PORT: '0', HOST: '127.0.0.1', ...process.env }, { assetsDir: join(import.meta.dirname, '..', 'client') }), [...routes, ...fixtures], {
   wrap: (app) => {
     outer.use(app);
     return outer;

@@ -37,8 +37,10 @@ test('the image recipe installs, starts and reports healthy', async () => {
   await cp(join(ROOT, 'package-lock.json'), join(app, 'package-lock.json'));
   const install = spawnSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], { cwd: app, encoding: 'utf8', timeout: 120_000 });
   expect(install.status, install.stderr).toBe(0);
-  await cp(join(ROOT, 'dist', 'server'), join(app, 'dist', 'server'), { recursive: true });
-  await cp(join(ROOT, 'dist', 'client'), join(app, 'dist', 'client'), { recursive: true });
+  // What the final stage copies from the build stage, copied here from the local build.
+  const built = [...dockerfile.matchAll(/^COPY --from=build \/app\/(\S+) \.\/(\S+)$/gm)];
+  expect(built.map((match) => match[1])).toEqual(['dist/server', 'dist/client']);
+  for (const [, from = '', to = ''] of built) await cp(join(ROOT, from), join(app, to), { recursive: true });
 
   // Production dependencies only: no build or test tool made it in.
   for (const devOnly of ['esbuild', 'vitest', 'typescript', 'node']) {
@@ -47,7 +49,8 @@ test('the image recipe installs, starts and reports healthy', async () => {
 
   const port = await freePort();
   const env = { ...process.env, NODE_ENV: 'production', PORT: String(port), SHUTDOWN_DELAY_MS: '0' };
-  // The image's node is Node 24; here the pinned one stands in for it.
+  // The image's node is Node 24; here the pinned one (node_modules/.bin/node) stands in for it.
+  expect(process.versions.node.split('.')[0]).toBe('24');
   const server = spawn(process.execPath, command.slice(1), { cwd: app, env, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
   try {

@@ -1,20 +1,60 @@
-import { request, Agent } from 'node:http';
+import { Agent, request } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../browser/harness.ts';
+import { startServerProcess, type ServerProcess } from '../fixtures/proxy-harness.ts';
 
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
-const running: FixtureServer[] = [];
+const running: ServerProcess[] = [];
+const agents: Agent[] = [];
 afterEach(async () => {
+  for (const agent of agents.splice(0)) agent.destroy();
   await Promise.all(running.splice(0).map((server) => server.stop()));
 });
 
-async function start(env: Record<string, string>): Promise<FixtureServer> {
-  const server = await startFixtureServer(env);
+async function start(env: Record<string, string>): Promise<ServerProcess> {
+  const server = await startServerProcess(env);
   running.push(server);
   return server;
 }
 
-async function status(url: string): Promise<number> {
+function keepAliveAgent(): Agent {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  agents.push(agent);
+  return agent;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+interface Answer {
+  readonly status: number;
+  readonly connection: string | undefined;
+  readonly body: string;
+}
+
+/** A request that resolves `firstBytes` when the shell arrives and `done` with the whole answer. */
+function get(url: string, agent?: Agent) {
+  let onFirstBytes: () => void = () => undefined;
+  const firstBytes = new Promise<void>((resolve) => (onFirstBytes = resolve));
+  const done = new Promise<Answer>((resolve, reject) => {
+    const req = request(url, { headers: { 'User-Agent': CHROME }, agent: agent ?? false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        if (body === '') onFirstBytes();
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  return { firstBytes, done };
+}
+
+/** The status, or 0 when the connection is refused. */
+async function statusOf(url: string): Promise<number> {
   try {
     return (await fetch(url)).status;
   } catch {
@@ -22,100 +62,117 @@ async function status(url: string): Promise<number> {
   }
 }
 
-/** A streamed page: resolves `shell` when the first bytes arrive and `done` with the whole body. */
-function streamPage(url: string, agent?: Agent) {
-  let onShell: () => void = () => undefined;
-  const shell = new Promise<void>((resolve) => (onShell = resolve));
-  const done = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = request(url, { headers: { 'User-Agent': CHROME }, ...(agent ? { agent } : { agent: false }) }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        if (body === '') onShell();
-        body += chunk;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-  return { shell, done };
-}
-
 describe('SIGTERM', () => {
-  test('turns readiness to 503 first, lets an in-flight stream finish, then exits 0', async () => {
-    const server = await start({ SHUTDOWN_DELAY_MS: '600', FIXTURE_DELAY_MS: '1500' });
-    const page = streamPage(`${server.origin}/fixtures/delayed`);
-    await page.shell;
+  test('turns readiness to 503 first, waits the delay, stops accepting, lets the stream finish, exits 0', async () => {
+    const server = await start({ SHUTDOWN_DELAY_MS: '600' });
+    const page = get(`${server.origin}/fixtures/slow?ms=1500`);
+    await page.firstBytes;
     const signalledAt = performance.now();
     server.child.kill('SIGTERM');
 
-    // During the delay the listener still accepts: health stays 200, readiness says 503.
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(await status(`${server.origin}/readyz`)).toBe(503);
-    expect(await status(`${server.origin}/healthz`)).toBe(200);
+    // During the delay the listener still accepts: alive, but not ready.
+    await sleep(150);
+    expect(await statusOf(`${server.origin}/readyz`)).toBe(503);
+    const notReadyAt = performance.now() - signalledAt;
+    expect(await statusOf(`${server.origin}/healthz`)).toBe(200);
+    // After the delay nothing new gets in, while the stream goes on.
+    await sleep(650);
+    expect(await statusOf(`${server.origin}/healthz`)).toBe(0);
 
-    const { status: pageStatus, body } = await page.done;
-    expect(pageStatus).toBe(200);
-    expect(body).toContain('DELAYED-CONTENT');
+    const { status, body } = await page.done;
+    const streamEndedAt = performance.now() - signalledAt;
+    expect(status).toBe(200);
+    expect(body).toContain('SLOW-BOUNDARY-CONTENT');
     expect(body.trimEnd().endsWith('</html>')).toBe(true);
-    const exit = await server.exited;
-    const took = performance.now() - signalledAt;
-    expect(exit).toEqual({ code: 0, signal: null });
-    expect(took).toBeGreaterThanOrEqual(600);
-    expect(server.logs.map((line) => line.msg)).toEqual(expect.arrayContaining(['shutdown started', 'shutdown complete']));
-    // After the delay the listener is closed: nothing new gets in.
-    expect(await status(`${server.origin}/healthz`)).toBe(0);
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    const exitedAt = performance.now() - signalledAt;
+    expect(exitedAt).toBeGreaterThanOrEqual(600);
+    const messages = server.logs.map((line) => line.msg);
+    expect(messages).toEqual(expect.arrayContaining(['shutdown started', 'listener closed: finishing in-flight responses', 'shutdown complete']));
+    process.stdout.write(
+      `graceful shutdown (delay 600 ms, stream of 1500 ms): /readyz 503 by ${Math.round(notReadyAt)} ms, ` +
+        `stream ended at ${Math.round(streamEndedAt)} ms, exit 0 at ${Math.round(exitedAt)} ms after SIGTERM\n`,
+    );
   });
 
-  test('closes idle keep-alive connections instead of waiting for their timeout', async () => {
+  test('answers with Connection: close once shutdown began, so clients move on before the listener closes', async () => {
+    const server = await start({ SHUTDOWN_DELAY_MS: '800' });
+    const agent = keepAliveAgent();
+    expect((await get(`${server.origin}/`, agent).done).connection).toBe('keep-alive');
+    server.child.kill('SIGTERM');
+    await sleep(150);
+    const during = await get(`${server.origin}/`, agent).done;
+    expect(during.status).toBe(200);
+    expect(during.connection).toBe('close');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+  });
+
+  test('closes a keep-alive connection whose stream ends after the listener closed, instead of waiting for its timeout', async () => {
+    const server = await start({ SHUTDOWN_DELAY_MS: '0', SHUTDOWN_DEADLINE_MS: '20000' });
+    const agent = keepAliveAgent();
+    const page = get(`${server.origin}/fixtures/slow?ms=800`, agent);
+    await page.firstBytes;
+    const signalledAt = performance.now();
+    server.child.kill('SIGTERM');
+    expect((await page.done).body).toContain('SLOW-BOUNDARY-CONTENT');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    // Node would otherwise keep the idle socket for the 65 s keep-alive timeout, past the deadline.
+    expect(performance.now() - signalledAt).toBeLessThan(2_000);
+  });
+
+  test('closes idle keep-alive connections at once', async () => {
     const server = await start({ SHUTDOWN_DELAY_MS: '0' });
-    const agent = new Agent({ keepAlive: true });
-    const page = streamPage(`${server.origin}/`, agent);
-    await page.done;
+    const agent = keepAliveAgent();
+    await get(`${server.origin}/`, agent).done;
     const signalledAt = performance.now();
     server.child.kill('SIGTERM');
     expect(await server.exited).toEqual({ code: 0, signal: null });
-    // The idle socket would otherwise hold the server open for the 65 s keep-alive timeout.
-    expect(performance.now() - signalledAt).toBeLessThan(3_000);
-    agent.destroy();
+    expect(performance.now() - signalledAt).toBeLessThan(1_000);
   });
 
   test('past the deadline cuts what is left and exits 1', async () => {
-    const server = await start({ SHUTDOWN_DELAY_MS: '0', SHUTDOWN_DEADLINE_MS: '300', FIXTURE_DELAY_MS: '20000', RENDER_TIMEOUT_MS: '60000' });
-    const page = streamPage(`${server.origin}/fixtures/delayed`);
+    const server = await start({ SHUTDOWN_DELAY_MS: '200', SHUTDOWN_DEADLINE_MS: '300', RENDER_TIMEOUT_MS: '60000' });
+    const page = get(`${server.origin}/fixtures/slow?ms=20000`);
     // Observed at once, so the expected failure is never an unhandled rejection.
     const outcome = page.done.then(
       () => 'completed',
       () => 'cut',
     );
-    await page.shell;
+    await page.firstBytes;
     const signalledAt = performance.now();
     server.child.kill('SIGTERM');
     const exit = await server.exited;
     const took = performance.now() - signalledAt;
     expect(exit).toEqual({ code: 1, signal: null });
-    expect(took).toBeGreaterThanOrEqual(300);
-    expect(took).toBeLessThan(5_000);
+    expect(took).toBeGreaterThanOrEqual(500);
+    expect(took).toBeLessThan(3_000);
     expect(await outcome).toBe('cut');
+    expect(server.logs.map((line) => line.msg)).toContain('shutdown deadline passed: open connections cut');
+    process.stdout.write(`shutdown past the deadline (delay 200 ms + deadline 300 ms): exit 1 at ${Math.round(took)} ms after SIGTERM\n`);
   });
 
-  test('a second signal exits at once, with 130', async () => {
+  test.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('a second signal (%s) exits at once with %i', async (second, code) => {
     const server = await start({ SHUTDOWN_DELAY_MS: '30000' });
     server.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
+    expect(await statusOf(`${server.origin}/readyz`)).toBe(503);
     const signalledAt = performance.now();
-    server.child.kill('SIGINT');
-    expect(await server.exited).toEqual({ code: 130, signal: null });
-    expect(performance.now() - signalledAt).toBeLessThan(2_000);
+    server.child.kill(second);
+    expect(await server.exited).toEqual({ code, signal: null });
+    expect(performance.now() - signalledAt).toBeLessThan(1_000);
   });
 });
 
 describe('SIGINT', () => {
   test('shuts down the same way', async () => {
     const server = await start({ SHUTDOWN_DELAY_MS: '100' });
+    const signalledAt = performance.now();
     server.child.kill('SIGINT');
     expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(performance.now() - signalledAt).toBeGreaterThanOrEqual(100);
+    expect(server.logs.find((line) => line.msg === 'shutdown started')).toMatchObject({ signal: 'SIGINT' });
   });
 });
