@@ -22,10 +22,11 @@ RUN apt-get update \
 ENV NODE_ENV=production \
     PORT=3000
 WORKDIR /app
-COPY --from=production-dependencies --chown=node:node /app/node_modules ./node_modules
-COPY --from=build --chown=node:node /app/dist/server ./dist/server
-COPY --from=build --chown=node:node /app/dist/client ./dist/client
-COPY --chown=node:node package.json ./
+# Owned by root and only readable by `node`: the process cannot rewrite its own code.
+COPY --from=production-dependencies /app/node_modules ./node_modules
+COPY --from=build /app/dist/server ./dist/server
+COPY --from=build /app/dist/client ./dist/client
+COPY package.json ./
 USER node
 EXPOSE 3000
 # Node itself probes /healthz: no curl in the image.

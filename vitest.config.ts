@@ -26,7 +26,7 @@ export default defineConfig({
         test: {
           name: 'process',
           include: ['test/process/**/*.test.{ts,tsx}'],
-          globalSetup: ['test/browser/global-setup.ts'],
+          globalSetup: ['test/fixtures/proxy-global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
@@ -47,7 +47,7 @@ export default defineConfig({
         test: {
           name: 'proxy',
           include: ['test/proxy/**/*.test.{ts,tsx}'],
-          globalSetup: ['test/browser/global-setup.ts'],
+          globalSetup: ['test/fixtures/proxy-global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,

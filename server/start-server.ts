@@ -61,6 +61,12 @@ export async function startServer(config: Config, routes: readonly RouteDefiniti
     deadlineMs: config.shutdownDeadlineMs,
     exit: (code) => process.exit(code),
   });
+  // A port in use or a host that does not resolve: one fatal JSON line, not a stack trace.
+  server.once('error', function cannotListen(error: NodeJS.ErrnoException) {
+    logger.fatal({ err: error, port: config.port, host: config.host ?? null }, 'cannot listen');
+    logger.flush();
+    process.exit(1);
+  });
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address !== null ? address.port : config.port;

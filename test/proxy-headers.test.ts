@@ -41,6 +41,24 @@ describe('forwarded headers', () => {
     expect(line).toMatchObject({ ip: '203.0.113.9' });
   });
 
+  test('name the host without its port on the error page', async () => {
+    const { res } = await completion('loopback', { 'X-Forwarded-Host': 'shop.example.com:8443' });
+    expect(res.text).toContain('while loading shop.example.com (see');
+    expect(res.text).not.toContain('8443');
+  });
+
+  test('take the first protocol a trusted proxy lists', async () => {
+    const { line } = await completion('loopback', { 'X-Forwarded-Proto': 'https, http' });
+    expect(line).toMatchObject({ protocol: 'https' });
+  });
+
+  test('lose to a configured public origin even when untrusted: Host is not used either', async () => {
+    const { app } = buildApp(fixtureRoutes(), { publicOrigin: new URL('https://www.example.org') });
+    const res = await request(app).get('/throw-in-load').set('Host', 'attacker.example').set(SPOOFED);
+    expect(res.text).toContain('while loading www.example.org (see');
+    expect(res.text).not.toContain('attacker.example');
+  });
+
   test('never beat a configured public origin', async () => {
     const { app } = buildApp(fixtureRoutes(), { trustProxy: true, publicOrigin: new URL('https://www.example.org') });
     const res = await request(app).get('/throw-in-load').set(SPOOFED);

@@ -9,8 +9,8 @@ import ClientThrowPage from './pages/client-throw.tsx';
 import DelayedPage from './pages/delayed.tsx';
 
 /**
- * The production server with fixture pages beside the product's, for browser and process
- * tests. It starts exactly as main.ts does; settings come from the environment.
+ * The production server with fixture pages beside the product's, for the browser tests. It
+ * starts exactly as main.ts does; settings come from the environment.
  */
 const env = process.env;
 
@@ -27,7 +27,8 @@ const fixtures = [
   },
   { path: '/fixtures/unauthorized', component: () => null, load: () => unauthorized() },
   { path: '/fixtures/forbidden', component: () => null, load: () => forbidden() },
-  { path: '/fixtures/not-found', component: () => null, load: () => notFound() },
+  // SPEC §4: the helpers work during the shell's render as well as in `load`.
+  { path: '/fixtures/not-found-in-render', component: () => notFound() },
 ];
 
 /** Stand-ins for the hosting provider's scripts, served where the configuration points. */

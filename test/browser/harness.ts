@@ -2,9 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { FIXTURE_OUT } from './global-setup.ts';
+import { CHROMIUM, FIXTURE_OUT, missingChromiumMessage } from './global-setup.ts';
 
-export const CHROMIUM = '/usr/bin/chromium';
+/**
+ * A desktop Chrome's user agent. Headless Chromium announces itself as `HeadlessChrome`, which
+ * `isbot` rightly treats as a crawler (whole document at once); pages that should stream and
+ * hydrate as a person sees them use this one.
+ */
+export const DESKTOP_CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 
 export interface Exit {
   readonly code: number | null;
@@ -22,6 +27,16 @@ export interface FixtureServer {
   stop(): Promise<void>;
 }
 
+/** One pino line as an object; anything else the process prints is not a log line. */
+function parseLogLine(line: string): object | undefined {
+  try {
+    const parsed: unknown = JSON.parse(line);
+    return typeof parsed === 'object' && parsed !== null ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Starts the built fixture server (production mode) on a free port. */
 export async function startFixtureServer(env: Record<string, string> = {}): Promise<FixtureServer> {
   const child: ChildProcess = spawn(process.execPath, [join(FIXTURE_OUT, 'server', 'fixture-server.js')], {
@@ -33,7 +48,13 @@ export async function startFixtureServer(env: Record<string, string> = {}): Prom
   const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const port = await new Promise<number>((resolve, reject) => {
     let buffered = '';
-    const timer = setTimeout(() => reject(new Error('fixture server did not start within 10 s')), 10_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      // A server that never said it listens is not left behind for the next test to trip on.
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      reject(error);
+    };
+    const timer = setTimeout(() => fail(new Error('fixture server did not start within 10 s')), 10_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();
       let newline = buffered.indexOf('\n');
@@ -41,8 +62,8 @@ export async function startFixtureServer(env: Record<string, string> = {}): Prom
         const line = buffered.slice(0, newline);
         buffered = buffered.slice(newline + 1);
         newline = buffered.indexOf('\n');
-        const parsed: unknown = JSON.parse(line);
-        if (typeof parsed !== 'object' || parsed === null) continue;
+        const parsed = parseLogLine(line);
+        if (parsed === undefined) continue;
         const entry = Object.fromEntries(Object.entries(parsed));
         logs.push(entry);
         if (entry.msg === 'listening' && typeof entry.port === 'number') {
@@ -51,7 +72,7 @@ export async function startFixtureServer(env: Record<string, string> = {}): Prom
         }
       }
     });
-    child.once('exit', (code) => reject(new Error(`fixture server exited with ${code}`)));
+    child.once('exit', (code, signal) => fail(new Error(`fixture server exited (code ${code}, signal ${signal}) before listening`)));
   });
   return {
     origin: `http://127.0.0.1:${port}`,
@@ -74,7 +95,7 @@ export interface BrowserSession {
 /** Debian's Chromium, headless, with nothing that reaches out to the network on its own. */
 export async function launchChromium(): Promise<BrowserSession> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`);
+    throw new Error(missingChromiumMessage());
   }
   // Playwright's launch() gives every browser a fresh, temporary user-data dir of its own.
   const browser = await chromium.launch({
@@ -103,29 +124,42 @@ export interface WatchedPage {
   readonly problems: string[];
   /** URLs of every script the page requested. */
   readonly scripts: string[];
+  /** URLs of every document the page navigated to. */
+  readonly documents: string[];
 }
 
-/** A page that records every console problem, CSP violation and script request. */
+/** A page that records every console problem, CSP violation, script and document request. */
 export async function watchedPage(context: BrowserContext): Promise<WatchedPage> {
   const page = await context.newPage();
   const problems: string[] = [];
   const scripts: string[] = [];
+  const documents: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+    if (message.type() !== 'error' && message.type() !== 'warning') return;
+    // Chrome names the failed resource only in the message's location.
+    const source = message.text().startsWith('Failed to load resource') ? ` <${message.location().url}>` : '';
+    problems.push(`${message.type()}: ${message.text()}${source}`);
   });
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(request.url());
+    if (request.resourceType() === 'document') documents.push(request.url());
   });
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) => {
       console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
     });
   });
-  return { page, problems, scripts };
+  return { page, problems, scripts, documents };
 }
 
-/** Chrome logs the document's own 4xx/5xx status as a console error; that one is expected. */
-export function withoutDocumentStatus(problems: readonly string[]): string[] {
-  return problems.filter((text) => !/^error: Failed to load resource: the server responded with a status of (4|5)\d\d/.test(text));
+/**
+ * The problems left once Chrome's note about the document's own 4xx/5xx status is set aside:
+ * a status page is meant to have one. A failed favicon, script or style still counts.
+ */
+export function withoutDocumentStatus({ problems, documents }: Pick<WatchedPage, 'problems' | 'documents'>): string[] {
+  return problems.filter((text) => {
+    const failed = /^error: Failed to load resource: the server responded with a status of [45]\d\d .* <(.*)>$/.exec(text);
+    return failed === null || !documents.includes(failed[1] ?? '');
+  });
 }

@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-
-/** A desktop Chrome: headless Chromium's own user agent is (rightly) treated as a bot. */
-const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
-import { launchChromium, startFixtureServer, watchedPage, withoutDocumentStatus, type BrowserSession, type FixtureServer } from './harness.ts';
+import {
+  DESKTOP_CHROME,
+  launchChromium,
+  startFixtureServer,
+  watchedPage,
+  withoutDocumentStatus,
+  type BrowserSession,
+  type FixtureServer,
+} from './harness.ts';
 
 let server: FixtureServer;
 let chromium: BrowserSession;
@@ -18,7 +23,7 @@ afterAll(async () => {
 
 describe('the home page in Chromium', () => {
   test('hydrates with no console error or warning and no CSP violation', async () => {
-    const context = await chromium.browser.newContext({ userAgent: CHROME });
+    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
     const { page, problems, scripts } = await watchedPage(context);
     const response = await page.goto(`${server.origin}/`);
     expect(response?.status()).toBe(200);
@@ -29,11 +34,25 @@ describe('the home page in Chromium', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  test('an inline event handler is refused, and the watcher hears the violation', async () => {
+    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const { page, problems } = await watchedPage(context);
+    await page.goto(`${server.origin}/`);
+    await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
+    // Proves the "no CSP violation" checks of the other cases can fail: helmet's policy has
+    // `script-src-attr 'none'`, so an injected handler must not run.
+    await page.evaluate(() => document.querySelector('main h1')?.setAttribute('onclick', 'document.body.dataset.injected = "ran"'));
+    await page.click('main h1');
+    await expect.poll(() => problems.some((text) => text.startsWith('error: CSP violation: script-src-attr'))).toBe(true);
+    expect(await page.evaluate(() => document.body.dataset.injected)).toBeUndefined();
+    await context.close();
+  });
 });
 
 describe('streaming in Chromium', () => {
   test('shows the fallback first, then the content in place, matching the server render', async () => {
-    const context = await chromium.browser.newContext({ userAgent: CHROME });
+    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
     const { page, problems } = await watchedPage(context);
     await page.goto(`${server.origin}/fixtures/delayed`, { waitUntil: 'commit' });
     // The shell is usable before the boundary resolves.
@@ -58,8 +77,9 @@ describe('streaming in Chromium', () => {
 
 describe('exception pages in Chromium', () => {
   test('a server error shows the server-side exception page with the digest the log has', async () => {
-    const context = await chromium.browser.newContext({ userAgent: CHROME });
-    const { page, problems, scripts } = await watchedPage(context);
+    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const watched = await watchedPage(context);
+    const { page, scripts } = watched;
     const response = await page.goto(`${server.origin}/fixtures/server-throw`);
     expect(response?.status()).toBe(500);
     const text = (await page.innerText('body')) ?? '';
@@ -69,13 +89,13 @@ describe('exception pages in Chromium', () => {
     const logged = server.logs.find((line) => line.level === 50 && line.digest === digest);
     expect(logged).toMatchObject({ path: '/fixtures/server-throw', err: { message: 'fixture: thrown on the server' } });
     expect(scripts).toEqual([]);
-    expect(withoutDocumentStatus(problems)).toEqual([]);
+    expect(withoutDocumentStatus(watched)).toEqual([]);
     await context.close();
   });
 
   test('a component that throws only in the browser shows the client-side exception page', async () => {
-    const context = await chromium.browser.newContext({ userAgent: CHROME });
-    const { page } = await watchedPage(context);
+    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const { page, problems } = await watchedPage(context);
     await page.goto(`${server.origin}/fixtures/client-throw`);
     await page.waitForSelector('text=Application error', { timeout: 10_000 });
     const hostname = await page.evaluate(() => location.hostname);
@@ -84,12 +104,15 @@ describe('exception pages in Chromium', () => {
     );
     expect(await page.innerText('body')).not.toContain('Digest:');
     expect(await page.innerText('body')).not.toContain('thrown in the browser only');
+    // The console has the error, as the page says, once; nothing else went wrong.
+    await expect.poll(() => problems.length).toBe(1);
+    expect(problems[0]).toMatch(/^error: Error: thrown in the browser only\n/);
     await context.close();
   });
 
   test('a boundary that failed on the server and again in the browser shows the server wording and its digest', async () => {
-    const context = await chromium.browser.newContext({ userAgent: CHROME });
-    const { page } = await watchedPage(context);
+    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const { page, problems } = await watchedPage(context);
     await page.goto(`${server.origin}/fixtures/boundary-throw`);
     await page.waitForSelector('text=Application error', { timeout: 10_000 });
     const text = (await page.innerText('body')) ?? '';
@@ -97,6 +120,11 @@ describe('exception pages in Chromium', () => {
     const digest = /Digest: ([A-Za-z0-9_-]+)/.exec(text)?.[1];
     const errors = server.logs.filter((line) => line.level === 50 && line.path === '/fixtures/boundary-throw');
     expect(errors.map((line) => line.digest)).toContain(digest);
+    // React's note that the boundary fell back to the client (#419, with the server digest),
+    // then the retry's own error; no warning, no CSP violation.
+    await expect.poll(() => problems.length).toBe(2);
+    expect(problems[0]).toMatch(/^error: Error: Minified React error #419;/);
+    expect(problems[1]).toMatch(/^error: Error: boundary failed on both sides\n/);
     await context.close();
   });
 });

@@ -2,9 +2,9 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium, startFixtureServer, type BrowserSession, type FixtureServer } from './harness.ts';
+import { launchChromium, startFixtureServer, watchedPage, withoutDocumentStatus, type BrowserSession, type FixtureServer } from './harness.ts';
 
-/** Where a reviewer finds the pictures (README, "Browser tests"). */
+/** Where a reviewer finds the pictures (docs/browser-tests.md). */
 export const SCREENSHOT_DIR = join(import.meta.dirname, '..', '..', 'artifacts', 'screenshots');
 
 let server: FixtureServer;
@@ -42,14 +42,17 @@ async function distinctColours(page: Page, file: string): Promise<number> {
 
 describe('screenshots for review', () => {
   test.each([
-    ['home.png', '/', 'light'],
-    ['404-light.png', '/no/such/page', 'light'],
-    ['404-dark.png', '/no/such/page', 'dark'],
-    ['500.png', '/fixtures/server-throw', 'light'],
-  ] as const)('%s is written and is not blank', async (name, path, colorScheme) => {
+    ['home.png', '/', 'light', 'React Stream Shell'],
+    ['404-light.png', '/no/such/page', 'light', '404'],
+    ['404-dark.png', '/no/such/page', 'dark', '404'],
+    ['500.png', '/fixtures/server-throw', 'light', '500'],
+  ] as const)('%s is written and is not blank', async (name, path, colorScheme, heading) => {
     const context = await chromium.browser.newContext({ colorScheme, viewport: { width: 1024, height: 640 } });
-    const page = await context.newPage();
+    const watched = await watchedPage(context);
+    const { page } = watched;
     await page.goto(`${server.origin}${path}`);
+    expect(await page.locator('h1').innerText()).toBe(heading);
+    expect(withoutDocumentStatus(watched)).toEqual([]);
     const file = join(SCREENSHOT_DIR, name);
     await page.screenshot({ path: file });
     expect((await stat(file)).size).toBeGreaterThan(1_000);

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, startFixtureServer, watchedPage, withoutDocumentStatus, type BrowserSession, type FixtureServer } from './harness.ts';
 
@@ -14,60 +14,122 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** An address on the server's origin that the browser answers itself with a plain HTML form. */
+const FORM_PATH = '/__browser-test-form';
+
+/**
+ * Posts a real HTML form to a page: the browser's own submission, which works with JavaScript
+ * off too, and renders the 405 document it gets back.
+ */
+async function postForm(page: Page, origin: string): Promise<Response | null> {
+  await page.route(`${origin}${FORM_PATH}`, (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<!doctype html><form method="post" action="/"><button>Send</button></form>' }),
+  );
+  await page.goto(`${origin}${FORM_PATH}`);
+  const [response] = await Promise.all([
+    page.waitForResponse((candidate) => candidate.request().method() === 'POST' && candidate.url() === `${origin}/`),
+    page.click('button'),
+  ]);
+  await page.waitForLoadState('load');
+  return response;
+}
+
+interface StatusPageCase {
+  readonly name: string;
+  readonly status: number;
+  readonly title: string;
+  readonly message: string;
+  readonly open: (page: Page, origin: string) => Promise<Response | null>;
+}
+
+const SERVER_ERROR_MESSAGE = 'Application error: a server-side exception has occurred while loading 127.0.0.1 (see the server logs for more information).';
+
 /** How a test reaches each status page of SPEC §4 in a real navigation. */
-const STATUS_PAGES = [
-  { status: 400, heading: '400', message: 'Bad Request.', open: (page: Page, origin: string) => page.goto(`${origin}/%E0%A4%A`) },
-  { status: 401, heading: '401', message: "You're not authorized to access this page.", open: (page: Page, origin: string) => page.goto(`${origin}/fixtures/unauthorized`) },
-  { status: 403, heading: '403', message: 'This page could not be accessed.', open: (page: Page, origin: string) => page.goto(`${origin}/fixtures/forbidden`) },
-  { status: 404, heading: '404', message: 'This page could not be found.', open: (page: Page, origin: string) => page.goto(`${origin}/no/such/page`) },
+const STATUS_PAGES: readonly StatusPageCase[] = [
   {
+    name: '400 (undecodable percent-encoding in the path)',
+    status: 400,
+    title: '400: Bad Request.',
+    message: 'Bad Request.',
+    open: (page, origin) => page.goto(`${origin}/%E0%A4%A`),
+  },
+  {
+    name: '401 (unauthorized() in load)',
+    status: 401,
+    title: "401: You're not authorized to access this page.",
+    message: "You're not authorized to access this page.",
+    open: (page, origin) => page.goto(`${origin}/fixtures/unauthorized`),
+  },
+  {
+    name: '403 (forbidden() in load)',
+    status: 403,
+    title: '403: This page could not be accessed.',
+    message: 'This page could not be accessed.',
+    open: (page, origin) => page.goto(`${origin}/fixtures/forbidden`),
+  },
+  {
+    name: '404 (no route matches)',
+    status: 404,
+    title: '404: This page could not be found.',
+    message: 'This page could not be found.',
+    open: (page, origin) => page.goto(`${origin}/no/such/page`),
+  },
+  {
+    name: '404 (notFound() while the shell renders)',
+    status: 404,
+    title: '404: This page could not be found.',
+    message: 'This page could not be found.',
+    open: (page, origin) => page.goto(`${origin}/fixtures/not-found-in-render`),
+  },
+  {
+    name: '405 (a form posted to a page)',
     status: 405,
-    heading: '405',
+    title: '405: Method Not Allowed.',
     message: 'Method Not Allowed.',
-    // A form posting to a page: the browser renders the 405 document it gets back.
-    open: async (page: Page, origin: string) => {
-      await page.goto(`${origin}/no/such/page`);
-      const [response] = await Promise.all([
-        page.waitForNavigation(),
-        page.evaluate(() => {
-          const form = document.createElement('form');
-          form.method = 'post';
-          form.action = '/';
-          document.body.append(form);
-          form.submit();
-        }),
-      ]);
-      return response;
-    },
+    open: postForm,
   },
   {
+    name: '500 (load throws)',
     status: 500,
-    heading: '500',
-    message: 'Application error: a server-side exception has occurred while loading 127.0.0.1 (see the server logs for more information).',
-    open: (page: Page, origin: string) => page.goto(`${origin}/fixtures/server-throw`),
+    title: '500: Internal Server Error.',
+    message: SERVER_ERROR_MESSAGE,
+    open: (page, origin) => page.goto(`${origin}/fixtures/server-throw`),
   },
-] as const;
+];
 
 const BACKGROUND = { light: 'rgb(255, 255, 255)', dark: 'rgb(10, 10, 10)' } as const;
+const TEXT = { light: 'rgb(17, 17, 17)', dark: 'rgb(237, 237, 237)' } as const;
+
+/** The digest line of a 500 page: present, URL-safe, and the one the server logged. */
+async function expectLoggedDigest(page: Page): Promise<void> {
+  const digest = /^Digest: ([A-Za-z0-9_-]+)$/.exec(await page.locator('.digest').innerText())?.[1];
+  expect(digest).toBeDefined();
+  expect(server.logs.filter((line) => line.level === 50 && line.digest === digest)).toHaveLength(1);
+}
 
 describe('status pages in Chromium', () => {
   for (const scheme of ['light', 'dark'] as const) {
-    test.each(STATUS_PAGES.map((entry) => [entry.status, entry] as const))(`%i renders its heading and message in the ${scheme} scheme, with no JavaScript`, async (status, entry) => {
+    test.each(STATUS_PAGES.map((entry) => [entry.name, entry] as const))(`%s renders its heading and message in the ${scheme} scheme, with no JavaScript`, async (_name, entry) => {
       const context = await chromium.browser.newContext({ colorScheme: scheme });
-      const { page, problems, scripts } = await watchedPage(context);
+      const watched = await watchedPage(context);
+      const { page, scripts } = watched;
       const response = await entry.open(page, server.origin);
-      expect(response?.status()).toBe(status);
-      expect(await page.locator('h1').innerText()).toBe(entry.heading);
+      expect(response?.status()).toBe(entry.status);
+      expect(await page.locator('h1').innerText()).toBe(String(entry.status));
       expect(await page.locator('h2').innerText()).toBe(entry.message);
-      expect(await page.title()).toBe(`${status}: ${status === 500 ? 'Internal Server Error.' : entry.message}`);
-      expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(BACKGROUND[scheme]);
-      // Centred: the heading sits in the middle of the viewport.
+      expect(await page.title()).toBe(entry.title);
+      expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex');
+      if (entry.status === 500) await expectLoggedDigest(page);
+      const colours = await page.evaluate(() => ({ background: getComputedStyle(document.body).backgroundColor, text: getComputedStyle(document.body).color }));
+      expect(colours).toEqual({ background: BACKGROUND[scheme], text: TEXT[scheme] });
+      // Centred: the status line sits in the middle of the viewport, both ways.
       const box = await page.locator('.status-line').boundingBox();
       const viewport = page.viewportSize();
       if (box === null || viewport === null) throw new Error('no layout');
       expect(Math.abs(box.x + box.width / 2 - viewport.width / 2)).toBeLessThan(2);
+      expect(box.y).toBeGreaterThan(viewport.height / 4);
       expect(scripts).toEqual([]);
-      expect(withoutDocumentStatus(problems)).toEqual([]);
+      expect(withoutDocumentStatus(watched)).toEqual([]);
       await context.close();
     });
   }
@@ -76,19 +138,26 @@ describe('status pages in Chromium', () => {
 describe('with JavaScript disabled', () => {
   test('the home page shows its full text', async () => {
     const context = await chromium.browser.newContext({ javaScriptEnabled: false });
-    const page = await context.newPage();
+    const watched = await watchedPage(context);
+    const { page } = watched;
     await page.goto(`${server.origin}/`);
     expect(await page.locator('header').innerText()).toBe('React Stream Shell');
-    expect(await page.locator('main').innerText()).toContain('The server streamed this page and the browser hydrated it.');
+    expect(await page.locator('main').innerText()).toBe('React Stream Shell\n\nThe server streamed this page and the browser hydrated it.');
+    expect(withoutDocumentStatus(watched)).toEqual([]);
     await context.close();
   });
 
-  test.each(STATUS_PAGES.filter((entry) => entry.status !== 405).map((entry) => [entry.status, entry] as const))('the %i page shows its full text', async (_status, entry) => {
+  test.each(STATUS_PAGES.map((entry) => [entry.name, entry] as const))('the %s page shows its full text', async (_name, entry) => {
     const context = await chromium.browser.newContext({ javaScriptEnabled: false });
-    const page = await context.newPage();
-    await entry.open(page, server.origin);
-    expect(await page.locator('h1').innerText()).toBe(entry.heading);
+    const watched = await watchedPage(context);
+    const { page, scripts } = watched;
+    const response = await entry.open(page, server.origin);
+    expect(response?.status()).toBe(entry.status);
+    expect(await page.locator('h1').innerText()).toBe(String(entry.status));
     expect(await page.locator('h2').innerText()).toBe(entry.message);
+    if (entry.status === 500) await expectLoggedDigest(page);
+    expect(scripts).toEqual([]);
+    expect(withoutDocumentStatus(watched)).toEqual([]);
     await context.close();
   });
 });

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium, startFixtureServer, type BrowserSession, type FixtureServer } from './harness.ts';
-
-const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+import { DESKTOP_CHROME, launchChromium, startFixtureServer, watchedPage, type BrowserSession, type FixtureServer } from './harness.ts';
 
 let server: FixtureServer;
 let chromium: BrowserSession;
@@ -25,8 +23,8 @@ async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
 
 describe('first-party telemetry in Chromium', () => {
   test('web vitals arrive by beacon and are logged with the route pattern', async () => {
-    const context = await chromium.browser.newContext({ userAgent: CHROME });
-    const page = await context.newPage();
+    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const { page, problems } = await watchedPage(context);
     await page.goto(`${server.origin}/`);
     await page.waitForSelector('#root[data-hydrated]');
     await page.click('main h1');
@@ -35,11 +33,13 @@ describe('first-party telemetry in Chromium', () => {
     const vitals = () => server.logs.filter((line) => line.msg === 'web vital').map((line) => line.vital);
     await until(() => ['TTFB', 'FCP', 'LCP'].every((name) => vitals().some((vital) => typeof vital === 'object' && vital !== null && 'name' in vital && vital.name === name)));
     for (const vital of vitals()) expect(vital).toMatchObject({ route: '/', value: expect.any(Number) });
+    // The beacons broke no CSP rule (connect-src) and raised nothing.
+    expect(problems).toEqual([]);
     await context.close();
   });
 
   test('a client-side exception is reported, with the page request id', async () => {
-    const context = await chromium.browser.newContext({ userAgent: CHROME });
+    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
     const page = await context.newPage();
     const response = await page.goto(`${server.origin}/fixtures/client-throw`);
     const requestId = response?.headers()['x-request-id'];

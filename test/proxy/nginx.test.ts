@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../browser/harness.ts';
+import { startServerProcess, type ServerProcess } from '../fixtures/proxy-harness.ts';
 import { freePort, startNginx, type RunningNginx } from './nginx.ts';
 
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
@@ -9,16 +9,16 @@ const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like 
 const PROXY_ADDRESS = '127.0.0.2';
 
 let nginx: RunningNginx;
-const instances: FixtureServer[] = [];
+const instances: ServerProcess[] = [];
 let ports: [number, number];
 
 function instanceEnv(port: number): Record<string, string> {
-  return { PORT: String(port), TRUST_PROXY: PROXY_ADDRESS, SHUTDOWN_DELAY_MS: '1000', FIXTURE_DELAY_MS: '1000' };
+  return { PORT: String(port), TRUST_PROXY: PROXY_ADDRESS, SHUTDOWN_DELAY_MS: '1000' };
 }
 
 beforeAll(async () => {
   ports = [await freePort(), await freePort()];
-  for (const port of ports) instances.push(await startFixtureServer(instanceEnv(port)));
+  for (const port of ports) instances.push(await startServerProcess(instanceEnv(port)));
   nginx = await startNginx({ port: await freePort(), upstreams: ports, locationExtras: `proxy_bind ${PROXY_ADDRESS};` });
 });
 afterAll(async () => {
@@ -53,17 +53,17 @@ function allLogs(): Record<string, unknown>[] {
 
 describe('behind real nginx', () => {
   test('streaming passes through unbuffered: the shell arrives before the slow boundary', async () => {
-    const res = await getTimed(`${nginx.origin}/fixtures/delayed`);
+    const res = await getTimed(`${nginx.origin}/fixtures/slow?ms=1000`);
     expect(res.status).toBe(200);
-    const shell = res.chunks.find((chunk) => chunk.text.includes('Streaming shell'));
-    const content = res.chunks.find((chunk) => chunk.text.includes('DELAYED-CONTENT'));
+    const shell = res.chunks.find((chunk) => chunk.text.includes('SLOW-SHELL'));
+    const content = res.chunks.find((chunk) => chunk.text.includes('SLOW-BOUNDARY-CONTENT'));
     if (shell === undefined || content === undefined) throw new Error('shell or content missing');
     expect(content.at - shell.at).toBeGreaterThan(700);
   });
 
   test('forwarded headers from nginx reach the app; what the client claims does not', async () => {
     const requestId = `fwd-${Date.now()}`;
-    const res = await getTimed(`${nginx.origin}/fixtures/server-throw`, {
+    const res = await getTimed(`${nginx.origin}/fixtures/throw`, {
       Host: 'shop.example.com',
       'X-Forwarded-For': '203.0.113.9',
       'X-Forwarded-Proto': 'https',
@@ -73,13 +73,13 @@ describe('behind real nginx', () => {
     // nginx sets X-Forwarded-Host from Host, and the app trusts nginx's address.
     expect(res.body).toContain('while loading shop.example.com (see');
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const line = allLogs().find((entry) => entry.msg === 'request completed' && entry.path === '/fixtures/server-throw');
+    const line = allLogs().find((entry) => entry.msg === 'request completed' && entry.path === '/fixtures/throw');
     // nginx overwrites X-Forwarded-For with the real peer and X-Forwarded-Proto with its scheme.
     expect(line).toMatchObject({ ip: '127.0.0.1', protocol: 'http' });
   });
 
   test('spoofed forwarded headers straight from an untrusted peer are ignored', async () => {
-    const res = await getTimed(`http://127.0.0.1:${ports[0]}/fixtures/server-throw`, {
+    const res = await getTimed(`http://127.0.0.1:${ports[0]}/fixtures/throw`, {
       Host: 'direct.internal',
       'X-Forwarded-For': '203.0.113.9',
       'X-Forwarded-Host': 'evil.example.net',
@@ -105,7 +105,7 @@ describe('behind real nginx', () => {
       if (old === undefined) throw new Error('instance missing');
       old.child.kill('SIGTERM');
       expect(await old.exited).toEqual({ code: 0, signal: null });
-      instances[index] = await startFixtureServer(instanceEnv(ports[index]));
+      instances[index] = await startServerProcess(instanceEnv(ports[index]));
     }
     const result = await finished;
     process.stdout.write(
@@ -121,20 +121,31 @@ describe('behind real nginx', () => {
   test('SIGTERM during a long stream: readiness turns 503 first, the stream completes, exit 0', async () => {
     const instance = instances[0];
     if (instance === undefined) throw new Error('instance missing');
-    // Straight to the instance, so the stream is certainly on the one being stopped.
-    const page = getTimed(`http://127.0.0.1:${ports[0]}/fixtures/delayed`);
+    const direct = `http://127.0.0.1:${ports[0]}`;
+    // Straight to the instance, so the stream is certainly on the one being stopped; it
+    // outlasts the shutdown delay, so it is still running when the listener closes.
+    const page = getTimed(`${direct}/fixtures/slow?ms=2500`);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const signalledAt = performance.now();
     instance.child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect((await fetch(`http://127.0.0.1:${ports[0]}/readyz`)).status).toBe(503);
-    // Meanwhile nginx keeps serving from either instance.
+    expect((await fetch(`${direct}/readyz`)).status).toBe(503);
+    const notReadyAt = performance.now() - signalledAt;
+    // Past the delay the listener is closed while the stream goes on; nginx serves from B.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await expect(fetch(`${direct}/healthz`)).rejects.toThrow();
     expect((await fetch(`${nginx.origin}/`)).status).toBe(200);
     const res = await page;
+    const streamEndedAt = performance.now() - signalledAt;
     expect(res.status).toBe(200);
-    expect(res.body).toContain('DELAYED-CONTENT');
+    expect(res.body).toContain('SLOW-BOUNDARY-CONTENT');
+    expect(res.body.trimEnd().endsWith('</html>')).toBe(true);
     expect(await instance.exited).toEqual({ code: 0, signal: null });
-    process.stdout.write(`shutdown during a stream: exit 0 after ${Math.round(performance.now() - signalledAt)} ms (delay 1000 ms)\n`);
-    instances[0] = await startFixtureServer(instanceEnv(ports[0]));
+    const exitedAt = performance.now() - signalledAt;
+    process.stdout.write(
+      `SIGTERM during a stream (delay 1000 ms): /readyz 503 by ${Math.round(notReadyAt)} ms, stream complete at ` +
+        `${Math.round(streamEndedAt)} ms, exit 0 at ${Math.round(exitedAt)} ms\n`,
+    );
+    instances[0] = await startServerProcess(instanceEnv(ports[0]));
   });
 });

@@ -88,6 +88,10 @@ export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
       'events { worker_connections 1024; }',
       'http {',
       '  access_log off;',
+      // autocannon ignores `Connection: close` and writes its next request at once; when nginx
+      // closes a client connection after its 1000th request (the default), that write can meet
+      // a reset. Browsers reconnect; the load generator would count an error the app never saw.
+      '  keepalive_requests 1000000;',
       `  client_body_temp_path ${join(dir, 'client_body')};`,
       `  proxy_temp_path ${join(dir, 'proxy')};`,
       `  fastcgi_temp_path ${join(dir, 'fastcgi')};`,
