@@ -182,11 +182,11 @@ describe('a bad value', () => {
   });
 });
 
-describe('the configuration table in docs/deployment.md', () => {
+describe('the configuration table in README.md', () => {
   test('lists every variable the server reads, each with a default', () => {
     const source = readFileSync(join(import.meta.dirname, '..', 'server', 'config.ts'), 'utf8');
     const read = new Set([...source.matchAll(/\(env, '([A-Z][A-Z0-9_]+)'/g)].map((match) => match[1]));
-    const doc = readFileSync(join(import.meta.dirname, '..', 'docs', 'deployment.md'), 'utf8');
+    const doc = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
     const rows = new Map([...doc.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \| ([^|]+) \|/gm)].map((match) => [match[1], match[2]?.trim()]));
     expect(read.size).toBeGreaterThan(15);
     expect([...read].filter((name) => !rows.has(name))).toEqual([]);

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, startFixtureServer, watchedPage, withoutDocumentStatus, type BrowserSession, type FixtureServer } from './harness.ts';
 
-/** Where a reviewer finds the pictures (docs/browser-tests.md). */
+/** Where a reviewer finds the pictures (README.md, "Browser tests"; docs/browser-tests.md). */
 export const SCREENSHOT_DIR = join(import.meta.dirname, '..', '..', 'artifacts', 'screenshots');
 
 let server: FixtureServer;
