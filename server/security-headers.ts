@@ -1,4 +1,6 @@
 import { randomFillSync } from 'node:crypto';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import type { ContentSecurityPolicy } from './content-security-policy.ts';
@@ -20,15 +22,27 @@ export function createNonce(): string {
 }
 
 /**
+ * Everything helmet sets apart from the CSP is the same for every request: let helmet set it
+ * once on a response that goes nowhere, and keep the result. A request then copies the list
+ * instead of running helmet's eleven middlewares (a tenth of the CPU of a 404 under load).
+ */
+export function helmetStaticHeaders(): ReadonlyArray<readonly [string, string]> {
+  const probe = new ServerResponse(new IncomingMessage(new Socket()));
+  helmet({ contentSecurityPolicy: false })(probe.req, probe, () => undefined);
+  return Object.entries(probe.getHeaders()).map(([name, value]) => [name, String(value)] as const);
+}
+
+/**
  * helmet's headers on every response, status and error pages included, plus the CSP with a
  * fresh nonce that React and our inline tags receive through `res.locals.cspNonce`.
  */
 export function createSecurityHeaders(policy: ContentSecurityPolicy): RequestHandler {
-  const helmetHeaders = helmet({ contentSecurityPolicy: false });
-  return function securityHeaders(req: Request, res: Response, next: NextFunction) {
+  const headers = helmetStaticHeaders();
+  return function securityHeaders(_req: Request, res: Response, next: NextFunction) {
     const nonce = createNonce();
     res.locals.cspNonce = nonce;
     res.setHeader('Content-Security-Policy', policy(nonce));
-    helmetHeaders(req, res, next);
+    for (const [name, value] of headers) res.setHeader(name, value);
+    next();
   };
 }
