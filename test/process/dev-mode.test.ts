@@ -1,0 +1,59 @@
+import { spawn } from 'node:child_process';
+import { utimes } from 'node:fs/promises';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { freePort } from '../proxy/nginx.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const poll = () => {
+      if (check()) return resolve();
+      if (Date.now() > deadline) return reject(new Error(`timed out waiting for ${what}`));
+      setTimeout(poll, 50);
+    };
+    poll();
+  });
+}
+
+test('npm run dev rebuilds on change, restarts the server and tells the page to reload', async () => {
+  const [port, reloadPort] = [await freePort(), await freePort()];
+  const dev = spawn(process.execPath, [join(ROOT, 'scripts', 'dev.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DEV_RELOAD_PORT: String(reloadPort) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => dev.once('exit', (code) => resolve(code)));
+  let output = '';
+  dev.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const listens = () => output.split('"msg":"listening"').length - 1;
+  let events = '';
+  try {
+    await until(() => listens() >= 1, 'the first start');
+    const page = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+    expect(page).toContain(`new EventSource("http://localhost:${reloadPort}/events")`);
+    // Development React is served, with source maps.
+    expect(page).toMatch(/\/assets\/home-[A-Z0-9]+\.js/);
+
+    const sse = request(`http://127.0.0.1:${reloadPort}/events`, (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (events += chunk));
+    });
+    sse.on('error', () => undefined);
+    sse.end();
+    await until(() => events.includes(': connected'), 'the reload stream');
+
+    const before = listens();
+    const now = new Date();
+    await utimes(join(ROOT, 'shared', 'pages', 'home.tsx'), now, now);
+    await until(() => events.includes('event: reload') && listens() > before, 'a rebuild, restart and reload');
+    expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+    sse.destroy();
+  } finally {
+    dev.kill('SIGTERM');
+  }
+  expect(await exited).toBe(0);
+}, 60_000);
