@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startServerEntry, type ServerProcess } from '../support/server-process.ts';
 import { CHROMIUM, FIXTURE_OUT, missingChromiumMessage } from './global-setup.ts';
 
 /**
@@ -11,80 +11,12 @@ import { CHROMIUM, FIXTURE_OUT, missingChromiumMessage } from './global-setup.ts
  */
 export const DESKTOP_CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 
-export interface Exit {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-}
+export type { Exit } from '../support/server-process.ts';
+export type FixtureServer = ServerProcess;
 
-export interface FixtureServer {
-  readonly origin: string;
-  readonly port: number;
-  /** Every JSON line the server logged, parsed. */
-  readonly logs: Record<string, unknown>[];
-  readonly child: ChildProcess;
-  /** Settles when the process exits, however it ends. */
-  readonly exited: Promise<Exit>;
-  stop(): Promise<void>;
-}
-
-/** One pino line as an object; anything else the process prints is not a log line. */
-function parseLogLine(line: string): object | undefined {
-  try {
-    const parsed: unknown = JSON.parse(line);
-    return typeof parsed === 'object' && parsed !== null ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Starts the built fixture server (production mode) on a free port. */
-export async function startFixtureServer(env: Record<string, string> = {}): Promise<FixtureServer> {
-  const child: ChildProcess = spawn(process.execPath, [join(FIXTURE_OUT, 'server', 'fixture-server.js')], {
-    // Production mode, but no shutdown delay unless a test asks for one: stop() stays quick.
-    env: { ...process.env, NODE_ENV: 'production', SHUTDOWN_DELAY_MS: '0', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const logs: Record<string, unknown>[] = [];
-  const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const port = await new Promise<number>((resolve, reject) => {
-    let buffered = '';
-    const fail = (error: Error) => {
-      clearTimeout(timer);
-      // A server that never said it listens is not left behind for the next test to trip on.
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      reject(error);
-    };
-    const timer = setTimeout(() => fail(new Error('fixture server did not start within 10 s')), 10_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      let newline = buffered.indexOf('\n');
-      while (newline !== -1) {
-        const line = buffered.slice(0, newline);
-        buffered = buffered.slice(newline + 1);
-        newline = buffered.indexOf('\n');
-        const parsed = parseLogLine(line);
-        if (parsed === undefined) continue;
-        const entry = Object.fromEntries(Object.entries(parsed));
-        logs.push(entry);
-        if (entry.msg === 'listening' && typeof entry.port === 'number') {
-          clearTimeout(timer);
-          resolve(entry.port);
-        }
-      }
-    });
-    child.once('exit', (code, signal) => fail(new Error(`fixture server exited (code ${code}, signal ${signal}) before listening`)));
-  });
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    port,
-    logs,
-    child,
-    exited,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exited;
-    },
-  };
+/** Starts the built browser fixture server (production mode) on a free port. */
+export function startFixtureServer(env: Record<string, string> = {}): Promise<FixtureServer> {
+  return startServerEntry(join(FIXTURE_OUT, 'server', 'fixture-server.js'), env);
 }
 
 export interface BrowserSession {

@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export interface Exit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+export interface ServerProcess {
+  readonly origin: string;
+  readonly port: number;
+  /** Every JSON line the server logged, parsed, with `receivedAt` (performance.now()) added. */
+  readonly logs: Record<string, unknown>[];
+  readonly child: ChildProcess;
+  /** Settles when the process exits, however it ends. */
+  readonly exited: Promise<Exit>;
+  /** SIGKILL if still running; for afterAll/afterEach, so nothing outlives a failed test. */
+  stop(): Promise<void>;
+}
+
+const START_TIMEOUT_MS = 10_000;
+
+/** One pino line as an object; anything else the process prints is not a log line. */
+function parseLogLine(line: string): object | undefined {
+  try {
+    const parsed: unknown = JSON.parse(line);
+    return typeof parsed === 'object' && parsed !== null ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts a bundled server entry (production mode, a free port unless PORT is given, no
+ * shutdown delay unless asked) and resolves once it logs "listening". Its log lines are
+ * parsed as they arrive, so tests assert on fields.
+ */
+export function startServerEntry(entry: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [entry], {
+    env: { ...process.env, NODE_ENV: 'production', SHUTDOWN_DELAY_MS: '0', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const logs: Record<string, unknown>[] = [];
+  const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+
+  async function stop(): Promise<void> {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  }
+
+  return new Promise<ServerProcess>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      // A server that never said it listens is not left behind for the next test to trip on.
+      void stop();
+      reject(new Error(`${entry} did not log "listening" within ${START_TIMEOUT_MS} ms`));
+    }, START_TIMEOUT_MS);
+    void exited.then((exit) => {
+      clearTimeout(timer);
+      reject(new Error(`${entry} exited before listening: ${JSON.stringify(exit)}`));
+    });
+    let buffered = '';
+    child.stdout.on('data', function parseLogLines(chunk: Buffer) {
+      buffered += chunk.toString();
+      for (let newline = buffered.indexOf('\n'); newline !== -1; newline = buffered.indexOf('\n')) {
+        const parsed = parseLogLine(buffered.slice(0, newline));
+        buffered = buffered.slice(newline + 1);
+        if (parsed === undefined) continue;
+        const line: Record<string, unknown> = { ...parsed, receivedAt: performance.now() };
+        logs.push(line);
+        if (line.msg === 'listening' && typeof line.port === 'number') {
+          clearTimeout(timer);
+          resolve({ origin: `http://127.0.0.1:${line.port}`, port: line.port, logs, child, exited, stop });
+        }
+      }
+    });
+  });
+}
