@@ -35,13 +35,13 @@ function collectServerDigests(doc: Document): void {
 export function hydratePage(Page: PageComponent): void {
   const root = document.getElementById(ROOT_ID);
   if (root === null) throw new Error(`#${ROOT_ID} is missing: the server did not render a page`);
-  const { data, params, telemetry } = readPageData(document);
+  const { data, params, telemetry, development } = readPageData(document);
   collectServerDigests(document);
   const report =
     telemetry === undefined ? undefined : (kind: 'uncaught' | 'recoverable', error: unknown) => reportClientError(telemetry, kind, error);
   hydrateRoot(
     root,
-    <AppRoot {...(report === undefined ? {} : { onError: (error: unknown) => report('uncaught', error) })}>
+    <AppRoot showErrorDetail={development === true} {...(report === undefined ? {} : { onError: (error: unknown) => report('uncaught', error) })}>
       <Page data={data} params={params} />
       <HydrationMarker root={root} telemetry={telemetry} />
     </AppRoot>,

@@ -106,6 +106,7 @@ export function createApp(options: AppOptions): Express {
     liveReloadScript: reload,
     analyticsSources: analytics.sources,
     telemetry,
+    development,
     compression: options.compression ?? true,
     onShellReady: metrics === undefined ? undefined : (route: string, seconds: number) => metrics.observeShell(route, seconds),
   };

@@ -1,3 +1,4 @@
+import { describeError } from '../shared/describe-error.ts';
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import { logServerError } from './server-error-log.ts';
 import { sendStatusAnswer } from './status-response.ts';
@@ -12,9 +13,6 @@ export interface ErrorHandlerOptions {
   readonly development: boolean;
 }
 
-function developmentDetail(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-}
 
 /**
  * The last middleware: 4xx errors become their status page; anything else is logged once
@@ -38,7 +36,7 @@ export function createErrorHandler({ pages, publicHost, development }: ErrorHand
       status: 500,
       digest,
       host: publicHost ?? req.hostname ?? '',
-      detail: development ? developmentDetail(original) : undefined,
+      detail: development ? describeError(original) : undefined,
     });
   };
 }

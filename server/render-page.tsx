@@ -26,6 +26,8 @@ export interface PageHandlerOptions {
   readonly analyticsSources?: readonly string[];
   /** Tells the page to report web vitals and client errors (SPEC §8). */
   readonly telemetry?: boolean;
+  /** Development server: the client's error page may show message and stack. */
+  readonly development?: boolean;
   /** Hears the time to shell of every page, e.g. for metrics. */
   readonly onShellReady?: ((route: string, seconds: number) => void) | undefined;
   /** gzip or brotli when the client accepts it; off where a proxy compresses instead. */
@@ -44,7 +46,7 @@ function documentTitle(route: RouteDefinition, data: unknown): string {
  * that goes away aborts the render and is logged as an abort, never as an error.
  */
 export function createPageHandler(route: RouteDefinition, options: PageHandlerOptions): RequestHandler {
-  const { renderTimeoutMs, assets, liveReloadScript, analyticsSources = [], telemetry = false, onShellReady, compression = true } = options;
+  const { renderTimeoutMs, assets, liveReloadScript, analyticsSources = [], telemetry = false, development = false, onShellReady, compression = true } = options;
   const pageAssets = route.page === undefined ? undefined : assets?.pages.get(route.page);
   if (route.page !== undefined && assets !== undefined && pageAssets === undefined) {
     throw new Error(`Route ${route.path}: page "${route.page}" is not in the client build`);
@@ -102,10 +104,12 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
     }
     if (stopped !== undefined) return;
 
-    function embedded(pageData: unknown, pageParams: typeof params): EmbeddedPageData {
-      if (!telemetry) return { data: pageData, params: pageParams };
-      return { data: pageData, params: pageParams, telemetry: { route: route.path, requestId: String(req.id) } };
-    }
+    const embedded: EmbeddedPageData = {
+      data,
+      params,
+      ...(telemetry ? { telemetry: { route: route.path, requestId: String(req.id) } } : {}),
+      ...(development ? { development: true } : {}),
+    };
 
     const bot = isCrawler(req.get('user-agent'));
     let shellSent = false;
@@ -141,11 +145,11 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
         title={documentTitle(route, data)}
         nonce={nonce}
         assets={pageAssets}
-        embeddedData={pageAssets === undefined ? undefined : serializeForScript(embedded(data, params))}
+        embeddedData={pageAssets === undefined ? undefined : serializeForScript(embedded)}
         liveReloadScript={liveReloadScript}
         analyticsSources={analyticsSources}
       >
-        <AppRoot>
+        <AppRoot showErrorDetail={development}>
           <Page data={data} params={params} />
         </AppRoot>
       </PageDocument>,

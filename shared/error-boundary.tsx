@@ -1,4 +1,5 @@
 import { Component, useSyncExternalStore, type ErrorInfo, type ReactNode } from 'react';
+import { describeError } from './describe-error.ts';
 import { latestServerDigest, subscribeServerDigests } from './server-digests.ts';
 import { StatusView, applicationErrorMessage } from './status-view.tsx';
 
@@ -6,6 +7,8 @@ interface ErrorBoundaryProps {
   readonly children: ReactNode;
   /** Hears every error the boundary catches, e.g. to log it to the console or report it. */
   readonly onError?: (error: unknown, info: ErrorInfo) => void;
+  /** Development only: message and stack below the generic text (SPEC §5). */
+  readonly showDetail?: boolean;
 }
 
 interface ErrorBoundaryState {
@@ -40,7 +43,7 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
   override render(): ReactNode {
     const { error } = this.state;
     if (error === null) return this.props.children;
-    return <ApplicationError error={error.value} />;
+    return <ApplicationError error={error.value} showDetail={this.props.showDetail === true} />;
   }
 }
 
@@ -50,15 +53,10 @@ const noServerDigest = (): undefined => undefined;
  * The error's own digest, else that of a boundary that already failed on the server (its
  * browser retry is what threw): either way the cause is server-side and the log has it.
  */
-function ApplicationError({ error }: { readonly error: unknown }) {
+function ApplicationError({ error, showDetail }: { readonly error: unknown; readonly showDetail: boolean }) {
   const serverDigest = useSyncExternalStore(subscribeServerDigests, latestServerDigest, noServerDigest);
   const digest = digestOf(error) ?? serverDigest;
   const side = digest === undefined ? 'client' : 'server';
-  const detail = process.env.NODE_ENV === 'production' ? undefined : describeForDevelopment(error);
+  const detail = showDetail ? describeError(error) : undefined;
   return <StatusView message={applicationErrorMessage(side, location.hostname)} digest={digest} detail={detail} />;
-}
-
-function describeForDevelopment(error: unknown): string {
-  if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
-  return String(error);
 }

@@ -9,4 +9,6 @@ export interface EmbeddedPageData {
   readonly params: RouteParams;
   /** Present when first-party web vitals and error reports are switched on. */
   readonly telemetry?: TelemetrySettings;
+  /** Set by a development server: the client error page may show message and stack. */
+  readonly development?: true;
 }

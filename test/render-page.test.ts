@@ -195,3 +195,15 @@ describe('the render timer', () => {
     expect(pendingTimers()).toBeLessThanOrEqual(before);
   });
 });
+
+describe('development mode for the client', () => {
+  const assets = { dir: '/nonexistent', pages: new Map([['fixture', { script: '/assets/f.js', preloads: [] }]]) };
+  const hydrated = fixtureRoutes().map((route) => ({ ...route, page: 'fixture' }));
+
+  test('is announced in the page data only by a development server', async () => {
+    const development = await request(buildApp(hydrated, { assets, development: true }).app).get('/users/1');
+    const production = await request(buildApp(hydrated, { assets }).app).get('/users/1');
+    expect(development.text).toContain('"development":true');
+    expect(production.text).not.toContain('"development"');
+  });
+});

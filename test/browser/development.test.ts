@@ -36,3 +36,15 @@ describe('hydration with development React', () => {
     await context.close();
   });
 });
+
+describe('the client-side exception page in development', () => {
+  test('adds the message and stack below the generic text, because the server said so', async () => {
+    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const { page } = await watchedPage(context);
+    await page.goto(`${server.origin}/fixtures/client-throw`);
+    await page.waitForSelector('text=Application error', { timeout: 10_000 });
+    expect(await page.locator('.status h2').innerText()).toContain('a client-side exception has occurred');
+    expect(await page.locator('.status pre').innerText()).toContain('Error: thrown in the browser only');
+    await context.close();
+  });
+});
