@@ -52,6 +52,8 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
     throw new Error(`Route ${route.path}: page "${route.page}" is not in the client build`);
   }
   const bootstrapModules = pageAssets === undefined ? undefined : [pageAssets.script];
+  // Most titles do not depend on the data: work them out once, not per request.
+  const fixedTitle = typeof route.title === 'function' ? undefined : documentTitle(route, undefined);
   const Page = route.component;
 
   return async function renderPage(req: Request, res: Response, next: NextFunction) {
@@ -142,7 +144,7 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
 
     const { pipe, abort } = renderToPipeableStream(
       <PageDocument
-        title={documentTitle(route, data)}
+        title={fixedTitle ?? documentTitle(route, data)}
         nonce={nonce}
         assets={pageAssets}
         embeddedData={pageAssets === undefined ? undefined : serializeForScript(embedded)}

@@ -1,46 +1,17 @@
 import { request as httpRequest, type Server } from 'node:http';
-import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { afterEach, describe, expect, test } from 'vitest';
 import request from 'supertest';
 import { buildApp, errorLines, waitFor } from './helpers.ts';
-import { close, listen } from './support/http-client.ts';
+import { arrival, close, DESKTOP_CHROME, getDecoded, listen, type DecodedResponse } from './support/http-client.ts';
 import { fixtureRoutes } from './support/pages.tsx';
 
-const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
 const servers: Server[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map(close));
 });
 
-interface Decoded {
-  readonly encoding: string | undefined;
-  readonly vary: string | undefined;
-  readonly chunks: ReadonlyArray<{ readonly at: number; readonly text: string }>;
-}
-
-/** Decompresses as bytes arrive, stamping each piece of decoded text with its arrival time. */
-function getDecoded(url: string, acceptEncoding: string): Promise<Decoded> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const req = httpRequest(url, { agent: false, headers: { 'User-Agent': CHROME, 'Accept-Encoding': acceptEncoding } }, (res) => {
-      const encoding = res.headers['content-encoding'];
-      const decoder = encoding === 'br' ? createBrotliDecompress() : encoding === 'gzip' ? createGunzip() : undefined;
-      const chunks: { at: number; text: string }[] = [];
-      const source = decoder === undefined ? res : res.pipe(decoder);
-      source.on('data', (chunk: Buffer) => chunks.push({ at: performance.now() - started, text: chunk.toString() }));
-      source.on('end', () => resolve({ encoding, vary: res.headers.vary, chunks }));
-      source.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-function shellBeforeContent(decoded: Decoded): number {
-  const shell = decoded.chunks.find((chunk) => chunk.text.includes('SHELL-HEADING'));
-  const content = decoded.chunks.find((chunk) => chunk.text.includes('SLOW-CONTENT-ARRIVED'));
-  if (shell === undefined || content === undefined) throw new Error('shell or content missing');
-  return content.at - shell.at;
+function shellBeforeContent(decoded: DecodedResponse): number {
+  return arrival(decoded, 'SLOW-CONTENT-ARRIVED') - arrival(decoded, 'SHELL-HEADING');
 }
 
 describe('compression of streamed pages', () => {
@@ -87,7 +58,7 @@ describe('compression of streamed pages', () => {
     const { server, origin } = await listen(app);
     servers.push(server);
     await new Promise<void>((resolve, reject) => {
-      const req = httpRequest(`${origin}/slow`, { agent: false, headers: { 'User-Agent': CHROME, 'Accept-Encoding': 'br' } }, (res) => {
+      const req = httpRequest(`${origin}/slow`, { agent: false, headers: { 'User-Agent': DESKTOP_CHROME, 'Accept-Encoding': 'br' } }, (res) => {
         expect(res.headers['content-encoding']).toBe('br');
         res.once('data', () => {
           req.destroy();

@@ -39,11 +39,11 @@ export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Resolves once `predicate` holds, polling; rejects after `timeoutMs`. */
-export async function waitFor(predicate: () => boolean, timeoutMs = 2_000): Promise<void> {
+/** Resolves once `predicate` holds, polling; rejects after `timeoutMs`, naming `what`. */
+export async function waitFor(predicate: () => boolean, timeoutMs = 2_000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
+    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
     await delay(5);
   }
 }

@@ -2,11 +2,10 @@ import { request as httpRequest } from 'node:http';
 import request from 'supertest';
 import { afterEach, describe, expect, test } from 'vitest';
 import { buildApp, delay, errorLines, LEVEL, waitFor } from './helpers.ts';
-import { close, getTimed, listen } from './support/http-client.ts';
+import { close, DESKTOP_CHROME, getTimed, listen } from './support/http-client.ts';
 import { fixtureRoutes } from './support/pages.tsx';
 import type { Server } from 'node:http';
 
-const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
 const servers: Server[] = [];
@@ -24,7 +23,7 @@ async function serve(...args: Parameters<typeof buildApp>) {
 describe('streaming', () => {
   test('sends the shell before a delayed boundary resolves, then streams its content in', async () => {
     const { origin } = await serve(fixtureRoutes(300));
-    const res = await getTimed(`${origin}/slow`, { 'User-Agent': CHROME });
+    const res = await getTimed(`${origin}/slow`, { 'User-Agent': DESKTOP_CHROME });
 
     expect(res.status).toBe(200);
     const shell = res.chunks.findIndex((chunk) => chunk.text.includes('SHELL-HEADING'));
@@ -111,7 +110,7 @@ describe('render timeout', () => {
   test('ends a response whose boundary never resolves, and logs a warning, not an error', async () => {
     const { origin, logs } = await serve(fixtureRoutes(), { renderTimeoutMs: 150 });
     const started = performance.now();
-    const res = await getTimed(`${origin}/hang`, { 'User-Agent': CHROME });
+    const res = await getTimed(`${origin}/hang`, { 'User-Agent': DESKTOP_CHROME });
     const took = performance.now() - started;
 
     expect(res.status).toBe(200);
@@ -144,7 +143,7 @@ describe('client disconnects', () => {
   test('abort the render and are logged as an abort at info, never as an error', async () => {
     const { origin, logs } = await serve(fixtureRoutes(), { renderTimeoutMs: 30_000 });
     await new Promise<void>((resolve, reject) => {
-      const req = httpRequest(`${origin}/hang`, { headers: { 'User-Agent': CHROME } }, (res) => {
+      const req = httpRequest(`${origin}/hang`, { headers: { 'User-Agent': DESKTOP_CHROME } }, (res) => {
         res.once('data', () => {
           // The shell arrived; go away while the boundary is still pending.
           req.destroy();
@@ -178,10 +177,10 @@ describe('the render timer', () => {
     const before = pendingTimers();
 
     for (const path of ['/slow', '/boundary-error', '/throw-in-load', '/throw-in-render', '/status-in-shell/forbidden', '/status-in-load/not-found']) {
-      await getTimed(`${origin}${path}`, { 'User-Agent': CHROME });
+      await getTimed(`${origin}${path}`, { 'User-Agent': DESKTOP_CHROME });
     }
     await new Promise<void>((resolve) => {
-      const req = httpRequest(`${origin}/hang`, { headers: { 'User-Agent': CHROME } }, (res) => {
+      const req = httpRequest(`${origin}/hang`, { headers: { 'User-Agent': DESKTOP_CHROME } }, (res) => {
         res.once('data', () => {
           req.destroy();
           resolve();

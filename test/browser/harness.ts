@@ -4,12 +4,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { startServerEntry, type ServerProcess } from '../support/server-process.ts';
 import { CHROMIUM, FIXTURE_OUT, missingChromiumMessage } from './global-setup.ts';
 
-/**
- * A desktop Chrome's user agent. Headless Chromium announces itself as `HeadlessChrome`, which
- * `isbot` rightly treats as a crawler (whole document at once); pages that should stream and
- * hydrate as a person sees them use this one.
- */
-export const DESKTOP_CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+export { DESKTOP_CHROME } from '../support/http-client.ts';
 
 export type { Exit } from '../support/server-process.ts';
 export type FixtureServer = ServerProcess;

@@ -107,19 +107,23 @@ async function expectLoggedDigest(page: Page): Promise<void> {
   expect(server.logs.filter((line) => line.level === 50 && line.digest === digest)).toHaveLength(1);
 }
 
+/** What every status page shows, with or without JavaScript: status, heading, message, digest. */
+async function expectStatusShown(page: Page, response: Response | null, entry: (typeof STATUS_PAGES)[number]): Promise<void> {
+  expect(response?.status()).toBe(entry.status);
+  expect(await page.locator('h1').innerText()).toBe(String(entry.status));
+  expect(await page.locator('h2').innerText()).toBe(entry.message);
+  if (entry.status === 500) await expectLoggedDigest(page);
+}
+
 describe('status pages in Chromium', () => {
   for (const scheme of ['light', 'dark'] as const) {
     test.each(STATUS_PAGES.map((entry) => [entry.name, entry] as const))(`%s renders its heading and message in the ${scheme} scheme, with no JavaScript`, async (_name, entry) => {
       const context = await chromium.browser.newContext({ colorScheme: scheme });
       const watched = await watchedPage(context);
       const { page, scripts } = watched;
-      const response = await entry.open(page, server.origin);
-      expect(response?.status()).toBe(entry.status);
-      expect(await page.locator('h1').innerText()).toBe(String(entry.status));
-      expect(await page.locator('h2').innerText()).toBe(entry.message);
+      await expectStatusShown(page, await entry.open(page, server.origin), entry);
       expect(await page.title()).toBe(entry.title);
       expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex');
-      if (entry.status === 500) await expectLoggedDigest(page);
       const colours = await page.evaluate(() => ({ background: getComputedStyle(document.body).backgroundColor, text: getComputedStyle(document.body).color }));
       expect(colours).toEqual({ background: BACKGROUND[scheme], text: TEXT[scheme] });
       // Centred: the status line sits in the middle of the viewport, both ways.
@@ -151,11 +155,7 @@ describe('with JavaScript disabled', () => {
     const context = await chromium.browser.newContext({ javaScriptEnabled: false });
     const watched = await watchedPage(context);
     const { page, scripts } = watched;
-    const response = await entry.open(page, server.origin);
-    expect(response?.status()).toBe(entry.status);
-    expect(await page.locator('h1').innerText()).toBe(String(entry.status));
-    expect(await page.locator('h2').innerText()).toBe(entry.message);
-    if (entry.status === 500) await expectLoggedDigest(page);
+    await expectStatusShown(page, await entry.open(page, server.origin), entry);
     expect(scripts).toEqual([]);
     expect(withoutDocumentStatus(watched)).toEqual([]);
     await context.close();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { waitFor } from '../helpers.ts';
 import { DESKTOP_CHROME, launchChromium, startFixtureServer, watchedPage, type BrowserSession, type FixtureServer } from './harness.ts';
 
 let server: FixtureServer;
@@ -13,14 +14,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('not logged in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe('first-party telemetry in Chromium', () => {
   test('web vitals arrive by beacon and are logged with the route pattern', async () => {
     const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
@@ -31,7 +24,7 @@ describe('first-party telemetry in Chromium', () => {
     // Leaving the page makes web-vitals report the metrics it holds until then (LCP, CLS, INP).
     await page.goto('about:blank');
     const vitals = () => server.logs.filter((line) => line.msg === 'web vital').map((line) => line.vital);
-    await until(() => ['TTFB', 'FCP', 'LCP'].every((name) => vitals().some((vital) => typeof vital === 'object' && vital !== null && 'name' in vital && vital.name === name)));
+    await waitFor(() => ['TTFB', 'FCP', 'LCP'].every((name) => vitals().some((vital) => typeof vital === 'object' && vital !== null && 'name' in vital && vital.name === name)), 10_000, 'TTFB, FCP and LCP in the log');
     for (const vital of vitals()) expect(vital).toMatchObject({ route: '/', value: expect.any(Number) });
     // The beacons broke no CSP rule (connect-src) and raised nothing.
     expect(problems).toEqual([]);
@@ -44,7 +37,7 @@ describe('first-party telemetry in Chromium', () => {
     const response = await page.goto(`${server.origin}/fixtures/client-throw`);
     const requestId = response?.headers()['x-request-id'];
     await page.waitForSelector('text=Application error');
-    await until(() => server.logs.some((line) => line.msg === 'client error report'));
+    await waitFor(() => server.logs.some((line) => line.msg === 'client error report'), 10_000, 'a client error report in the log');
     expect(server.logs.find((line) => line.msg === 'client error report')).toMatchObject({
       level: 40,
       pageRequestId: requestId,

@@ -3,21 +3,10 @@ import { utimes } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { freePort } from '../proxy/nginx.ts';
+import { waitFor } from '../helpers.ts';
+import { freePort } from '../../scripts/bench/free-port.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-
-function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const poll = () => {
-      if (check()) return resolve();
-      if (Date.now() > deadline) return reject(new Error(`timed out waiting for ${what}`));
-      setTimeout(poll, 50);
-    };
-    poll();
-  });
-}
 
 test('npm run dev rebuilds on change, restarts the server and tells the page to reload', async () => {
   const [port, reloadPort] = [await freePort(), await freePort()];
@@ -32,7 +21,7 @@ test('npm run dev rebuilds on change, restarts the server and tells the page to 
   const listens = () => output.split('"msg":"listening"').length - 1;
   let events = '';
   try {
-    await until(() => listens() >= 1, 'the first start');
+    await waitFor(() => listens() >= 1, 20_000, 'the first start');
     const page = await (await fetch(`http://127.0.0.1:${port}/`)).text();
     expect(page).toContain(`new EventSource("http://localhost:${reloadPort}/events")`);
     // Development React is served, with source maps.
@@ -44,12 +33,12 @@ test('npm run dev rebuilds on change, restarts the server and tells the page to 
     });
     sse.on('error', () => undefined);
     sse.end();
-    await until(() => events.includes(': connected'), 'the reload stream');
+    await waitFor(() => events.includes(': connected'), 20_000, 'the reload stream');
 
     const before = listens();
     const now = new Date();
     await utimes(join(ROOT, 'shared', 'pages', 'home.tsx'), now, now);
-    await until(() => events.includes('event: reload') && listens() > before, 'a rebuild, restart and reload');
+    await waitFor(() => events.includes('event: reload') && listens() > before, 20_000, 'a rebuild, restart and reload');
     expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
     sse.destroy();
   } finally {

@@ -1,8 +1,8 @@
 import { Agent, request } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../fixtures/proxy-harness.ts';
+import { DESKTOP_CHROME } from '../support/http-client.ts';
 
-const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 const running: ServerProcess[] = [];
 const agents: Agent[] = [];
 afterEach(async () => {
@@ -37,7 +37,7 @@ function get(url: string, agent?: Agent) {
   let onFirstBytes: () => void = () => undefined;
   const firstBytes = new Promise<void>((resolve) => (onFirstBytes = resolve));
   const done = new Promise<Answer>((resolve, reject) => {
-    const req = request(url, { headers: { 'User-Agent': CHROME }, agent: agent ?? false }, (res) => {
+    const req = request(url, { headers: { 'User-Agent': DESKTOP_CHROME }, agent: agent ?? false }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {

@@ -1,10 +1,8 @@
-import { request } from 'node:http';
-import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../fixtures/proxy-harness.ts';
-import { freePort, startNginx, type RunningNginx } from './nginx.ts';
-
-const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+import { freePort } from '../../scripts/bench/free-port.ts';
+import { arrival, getDecoded } from '../support/http-client.ts';
+import { startNginx, type RunningNginx } from './nginx.ts';
 
 /** One nginx per setting of COMPRESSION, each in front of two instances. */
 interface Stack {
@@ -40,35 +38,6 @@ function origin(compression: 'on' | 'off'): string {
   const stack = stacks.get(compression);
   if (stack === undefined) throw new Error(`no stack with COMPRESSION=${compression}`);
   return stack.nginx.origin;
-}
-
-interface Decoded {
-  readonly encoding: string | undefined;
-  readonly chunks: ReadonlyArray<{ readonly at: number; readonly text: string }>;
-}
-
-/** Decompresses as bytes arrive through nginx, stamping each piece of text with its arrival. */
-function getDecoded(url: string, acceptEncoding: string): Promise<Decoded> {
-  return new Promise((resolve, reject) => {
-    const sentAt = performance.now();
-    const req = request(url, { agent: false, headers: { 'User-Agent': CHROME, 'Accept-Encoding': acceptEncoding } }, (res) => {
-      const encoding = res.headers['content-encoding'];
-      const decoder = encoding === 'br' ? createBrotliDecompress() : encoding === 'gzip' ? createGunzip() : undefined;
-      const chunks: { at: number; text: string }[] = [];
-      const source = decoder === undefined ? res : res.pipe(decoder);
-      source.on('data', (chunk: Buffer) => chunks.push({ at: performance.now() - sentAt, text: chunk.toString() }));
-      source.on('end', () => resolve({ encoding, chunks }));
-      source.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-function arrival(decoded: Decoded, marker: string): number {
-  const chunk = decoded.chunks.find((candidate) => candidate.text.includes(marker));
-  if (chunk === undefined) throw new Error(`${marker} never arrived`);
-  return chunk.at;
 }
 
 describe('compressed streaming behind real nginx', () => {

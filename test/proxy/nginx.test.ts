@@ -2,9 +2,10 @@ import { request } from 'node:http';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../fixtures/proxy-harness.ts';
-import { freePort, startNginx, type RunningNginx } from './nginx.ts';
+import { freePort } from '../../scripts/bench/free-port.ts';
+import { DESKTOP_CHROME, getTimed } from '../support/http-client.ts';
+import { startNginx, type RunningNginx } from './nginx.ts';
 
-const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 /** nginx connects from this address (proxy_bind); the instances trust only it. */
 const PROXY_ADDRESS = '127.0.0.2';
 
@@ -25,27 +26,6 @@ afterAll(async () => {
   await nginx?.stop();
   await Promise.all(instances.map((instance) => instance.stop()));
 });
-
-interface Timed {
-  readonly status: number;
-  readonly chunks: ReadonlyArray<{ readonly at: number; readonly text: string }>;
-  readonly body: string;
-}
-
-function getTimed(url: string, headers: Record<string, string> = {}): Promise<Timed> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const req = request(url, { headers: { 'User-Agent': CHROME, ...headers }, agent: false }, (res) => {
-      const chunks: { at: number; text: string }[] = [];
-      res.setEncoding('utf8');
-      res.on('data', (text: string) => chunks.push({ at: performance.now() - started, text }));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, chunks, body: chunks.map((chunk) => chunk.text).join('') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 function allLogs(): Record<string, unknown>[] {
   return instances.flatMap((instance) => instance.logs);
@@ -94,7 +74,7 @@ describe('behind real nginx', () => {
 
   test('a rolling restart under load fails no request', async () => {
     const finished = new Promise<autocannon.Result>((resolve, reject) => {
-      autocannon({ url: `${nginx.origin}/`, connections: 8, duration: 10, headers: { 'User-Agent': CHROME } }, (error, result) =>
+      autocannon({ url: `${nginx.origin}/`, connections: 8, duration: 10, headers: { 'User-Agent': DESKTOP_CHROME } }, (error, result) =>
         error ? reject(error) : resolve(result),
       );
     });

@@ -1,7 +1,14 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
+import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { createHttpServer, type HttpServerOptions } from '../../server/http-server.ts';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
+
+/**
+ * A desktop Chrome's user agent. Headless Chromium and bare clients would be taken for crawlers
+ * by `isbot` and get whole documents; tests of streaming send this one.
+ */
+export const DESKTOP_CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 
 export interface TimedChunk {
   /** Milliseconds since the request was sent. */
@@ -31,12 +38,15 @@ export function close(server: Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
-/** GET that records when each chunk of the body arrived, to check streaming order on the wire. */
+/**
+ * GET as a desktop browser that records when each chunk of the body arrived, to check
+ * streaming order on the wire. Headers given here win over the defaults.
+ */
 export function getTimed(url: string, headers: Record<string, string> = {}): Promise<StreamedResponse> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     // No keep-alive agent: each request's socket closes with it, so tests leave nothing open.
-    const req = request(url, { headers, agent: false }, (res) => {
+    const req = request(url, { headers: { 'User-Agent': DESKTOP_CHROME, ...headers }, agent: false }, (res) => {
       const chunks: TimedChunk[] = [];
       res.setEncoding('utf8');
       res.on('data', (text: string) => chunks.push({ at: performance.now() - started, text }));
@@ -48,4 +58,35 @@ export function getTimed(url: string, headers: Record<string, string> = {}): Pro
     req.on('error', reject);
     req.end();
   });
+}
+
+export interface DecodedResponse {
+  readonly encoding: string | undefined;
+  readonly vary: string | undefined;
+  readonly chunks: readonly TimedChunk[];
+}
+
+/** Decompresses as bytes arrive, stamping each piece of decoded text with its arrival time. */
+export function getDecoded(url: string, acceptEncoding: string): Promise<DecodedResponse> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = request(url, { agent: false, headers: { 'User-Agent': DESKTOP_CHROME, 'Accept-Encoding': acceptEncoding } }, (res) => {
+      const encoding = res.headers['content-encoding'];
+      const decoder = encoding === 'br' ? createBrotliDecompress() : encoding === 'gzip' ? createGunzip() : undefined;
+      const chunks: TimedChunk[] = [];
+      const source = decoder === undefined ? res : res.pipe(decoder);
+      source.on('data', (chunk: Buffer) => chunks.push({ at: performance.now() - started, text: chunk.toString() }));
+      source.on('end', () => resolve({ encoding, vary: res.headers.vary, chunks }));
+      source.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** When the first chunk holding `marker` arrived, in ms after the request was sent. */
+export function arrival(response: { readonly chunks: readonly TimedChunk[] }, marker: string): number {
+  const chunk = response.chunks.find((candidate) => candidate.text.includes(marker));
+  if (chunk === undefined) throw new Error(`${marker} never arrived`);
+  return chunk.at;
 }

@@ -2,35 +2,9 @@ import { Suspense, use } from 'react';
 import { forbidden, notFound, unauthorized } from '../../shared/status-helpers.ts';
 import type { PageProps, RouteDefinition } from '../../shared/route-definition.ts';
 import { defineRoute } from '../../shared/route-definition.ts';
+import { createSettleAfter } from './settle-after.ts';
 
-/**
- * Fizz re-renders a suspended component from scratch, so a promise made during render would
- * be new each time. Keying it by the page's data object (the same object on every retry)
- * keeps one promise per request.
- */
-const pending = new WeakMap<object, Promise<string>>();
-
-function after(key: object, ms: number, outcome: () => string): Promise<string> {
-  let promise = pending.get(key);
-  if (promise === undefined && ms < 0) {
-    // Never settles, and holds no timer that would outlive the test.
-    promise = new Promise<string>(() => undefined);
-    pending.set(key, promise);
-  }
-  if (promise === undefined) {
-    promise = new Promise<string>((resolve, reject) => {
-      setTimeout(() => {
-        try {
-          resolve(outcome());
-        } catch (error) {
-          reject(error);
-        }
-      }, ms);
-    });
-    pending.set(key, promise);
-  }
-  return promise;
-}
+const after = createSettleAfter<string>();
 
 interface SlowData {
   readonly delayMs: number;

@@ -1,19 +1,15 @@
 import { Suspense, use } from 'react';
 import type { PageProps } from '../../../shared/route-definition.ts';
+import { createSettleAfter } from '../../support/settle-after.ts';
 
-const pending = new WeakMap<object, Promise<never>>();
-
-function failing(key: object): Promise<never> {
-  let promise = pending.get(key);
-  if (promise === undefined) {
-    promise = new Promise((_resolve, reject) => setTimeout(() => reject(new Error('boundary failed on both sides')), 30));
-    pending.set(key, promise);
-  }
-  return promise;
-}
+const settleAfter = createSettleAfter<never>();
 
 function Failing({ data }: { readonly data: object }) {
-  use(failing(data));
+  use(
+    settleAfter(data, 30, () => {
+      throw new Error('boundary failed on both sides');
+    }),
+  );
   return null;
 }
 
