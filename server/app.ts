@@ -65,14 +65,15 @@ export const DEFAULT_TELEMETRY_RATE_PER_MINUTE = 60;
 export function createApp(options: AppOptions): Express {
   const { routes, logger, assets, publicOrigin, development = false } = options;
   const renderTimeoutMs = options.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
-  const { liveReloadUrl, metrics } = options;
-  const reload = development && liveReloadUrl !== undefined ? liveReloadScript(liveReloadUrl) : undefined;
+  const { metrics } = options;
+  const liveReloadUrl = development ? options.liveReloadUrl : undefined;
+  const reload = liveReloadUrl === undefined ? undefined : liveReloadScript(liveReloadUrl);
   const analytics = resolveAnalytics(options.analytics);
   const telemetry = options.telemetry?.enabled === true;
   const pages = createStatusPages(analytics.sources);
   const policy = createContentSecurityPolicy({
     scriptSources: analytics.origins,
-    connectSources: [...analytics.origins, ...(reload === undefined || liveReloadUrl === undefined ? [] : [liveReloadUrl.origin])],
+    connectSources: [...analytics.origins, ...(liveReloadUrl === undefined ? [] : [liveReloadUrl.origin])],
   });
   const app = express();
 

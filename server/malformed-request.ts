@@ -66,10 +66,14 @@ export function findMalformation(req: Pick<Request, 'url' | 'rawHeaders' | 'http
   const queryStart = url.indexOf('?');
   const path = queryStart === -1 ? url : url.slice(0, queryStart);
   // Express decodes only route parameters, so a parameterless path never reports bad escapes.
-  const decodedPath = decodes(path);
-  if (decodedPath === undefined) return bad('undecodable percent-encoding in path');
-  if (CONTROL_CHARACTER.test(decodedPath)) return bad('control character in path');
-  if (queryStart !== -1 && decodes(url.slice(queryStart + 1).replaceAll('+', ' ')) === undefined) {
+  // Without a `%` there is nothing to decode (Node's parser already refuses raw control bytes).
+  if (path.includes('%')) {
+    const decodedPath = decodes(path);
+    if (decodedPath === undefined) return bad('undecodable percent-encoding in path');
+    if (CONTROL_CHARACTER.test(decodedPath)) return bad('control character in path');
+  }
+  const query = queryStart === -1 ? '' : url.slice(queryStart + 1);
+  if (query.includes('%') && decodes(query.replaceAll('+', ' ')) === undefined) {
     return bad('undecodable percent-encoding in query');
   }
   return undefined;

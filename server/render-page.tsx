@@ -106,12 +106,16 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
     }
     if (stopped !== undefined) return;
 
-    const embedded: EmbeddedPageData = {
-      data,
-      params,
-      ...(telemetry ? { telemetry: { route: route.path, requestId: String(req.id) } } : {}),
-      ...(development ? { development: true } : {}),
-    };
+    // Only a page that hydrates needs its data in the document.
+    const embeddedData =
+      pageAssets === undefined
+        ? undefined
+        : serializeForScript({
+            data,
+            params,
+            ...(telemetry ? { telemetry: { route: route.path, requestId: String(req.id) } } : {}),
+            ...(development ? { development: true } : {}),
+          } satisfies EmbeddedPageData);
 
     const bot = isCrawler(req.get('user-agent'));
     let shellSent = false;
@@ -147,7 +151,7 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
         title={fixedTitle ?? documentTitle(route, data)}
         nonce={nonce}
         assets={pageAssets}
-        embeddedData={pageAssets === undefined ? undefined : serializeForScript(embedded)}
+        embeddedData={embeddedData}
         liveReloadScript={liveReloadScript}
         analyticsSources={analyticsSources}
       >

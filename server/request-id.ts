@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** SPEC §7: letters, digits, `-`, `_`, `.`, at most 128 characters. */
-const VALID_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+export const VALID_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /**
  * Keeps a well-formed incoming `X-Request-Id` (so a proxy's id follows the request through),

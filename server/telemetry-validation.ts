@@ -6,6 +6,7 @@ import {
   type VitalRating,
   type VitalReport,
 } from '../shared/telemetry.ts';
+import { VALID_REQUEST_ID } from './request-id.ts';
 
 /** Field limits: generous for real reports, tight enough that a log line stays small. */
 const MAX_ID = 128;
@@ -13,7 +14,6 @@ const MAX_ROUTE = 256;
 const MAX_NAME = 128;
 const MAX_MESSAGE = 1_024;
 const MAX_STACK = 4_096;
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** Plausible upper bounds; a value past them is a broken or hostile client. */
 const MAX_VALUE: Readonly<Record<VitalName, number>> = { LCP: 600_000, INP: 600_000, FCP: 600_000, TTFB: 600_000, CLS: 100 };
@@ -50,7 +50,7 @@ export function validateVital(body: unknown, knownRoutes: ReadonlySet<string>): 
   if (rating === undefined) return { ok: false, problem: 'unknown rating' };
   if (!boundedString(body.id, MAX_ID)) return { ok: false, problem: 'bad id' };
   if (!boundedString(body.route, MAX_ROUTE) || !knownRoutes.has(body.route)) return { ok: false, problem: 'unknown route' };
-  if (typeof body.requestId !== 'string' || !REQUEST_ID.test(body.requestId)) return { ok: false, problem: 'bad request id' };
+  if (typeof body.requestId !== 'string' || !VALID_REQUEST_ID.test(body.requestId)) return { ok: false, problem: 'bad request id' };
   return { ok: true, value: { name, value, rating, id: body.id, route: body.route, requestId: body.requestId } };
 }
 
@@ -66,7 +66,7 @@ export function validateClientError(body: unknown, knownRoutes: ReadonlySet<stri
     return { ok: false, problem: 'bad digest' };
   }
   if (!boundedString(body.route, MAX_ROUTE) || !knownRoutes.has(body.route)) return { ok: false, problem: 'unknown route' };
-  if (typeof body.requestId !== 'string' || !REQUEST_ID.test(body.requestId)) return { ok: false, problem: 'bad request id' };
+  if (typeof body.requestId !== 'string' || !VALID_REQUEST_ID.test(body.requestId)) return { ok: false, problem: 'bad request id' };
   const report: ClientErrorReport = {
     kind,
     name: body.name,
