@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# A small production image in stages (SPEC §9): build with dev dependencies, ship only the
+# A small production image in stages (docs/deployment.md): build with dev dependencies, ship only the
 # production ones, run as the unprivileged `node` user under tini so SIGTERM reaches Node.
 
 FROM node:24-slim AS build

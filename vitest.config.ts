@@ -14,11 +14,10 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['test/**/*.test.{ts,tsx}'],
+          include: ['test/unit/**/*.test.{ts,tsx}'],
           // The production builds of React, as served: dev builds stream error messages and
           // stacks to the browser, which production must never do.
           env: { NODE_ENV: 'production' },
-          exclude: ['test/browser/**', 'test/proxy/**', 'test/process/**'],
         },
       },
       {
@@ -26,7 +25,7 @@ export default defineConfig({
         test: {
           name: 'process',
           include: ['test/process/**/*.test.{ts,tsx}'],
-          globalSetup: ['test/fixtures/proxy-global-setup.ts'],
+          globalSetup: ['test/support/proxy-global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
@@ -47,7 +46,7 @@ export default defineConfig({
         test: {
           name: 'proxy',
           include: ['test/proxy/**/*.test.{ts,tsx}'],
-          globalSetup: ['test/fixtures/proxy-global-setup.ts'],
+          globalSetup: ['test/support/proxy-global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,

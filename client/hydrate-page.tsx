@@ -8,7 +8,7 @@ import type { TelemetrySettings } from '../shared/telemetry.ts';
 import { readPageData } from './page-data.ts';
 import { reportClientError } from './report-client-error.ts';
 
-/** The element the server renders the page into; see server/page-document.tsx. */
+/** The element the server renders the page into; see server/render/page-document.tsx. */
 const ROOT_ID = 'root';
 
 /** Marks the root once React has attached, so tests (and people) can tell it happened. */

@@ -1,24 +1,24 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { RouteDefinition } from '../shared/route-definition.ts';
-import { resolveAnalytics, type AnalyticsOptions } from './analytics.ts';
-import { ASSETS_PATH, type ClientAssets } from './client-assets.ts';
-import { createContentSecurityPolicy } from './content-security-policy.ts';
-import { createConnectionDrain } from './drain-connections.ts';
-import { createErrorHandler, createMethodNotAllowedHandler, createNotFoundHandler } from './error-handler.ts';
-import { FAVICON_PATH, sendFavicon } from './favicon.ts';
-import { alwaysReady, createHealthRouter, type Readiness } from './health.ts';
-import { createHttpLogger } from './http-logger.ts';
-import { labelRoute } from './label-route.ts';
-import { liveReloadScript } from './live-reload.ts';
-import { rejectMalformedRequests } from './malformed-request.ts';
-import type { Metrics } from './metrics.ts';
-import { createMetricsMiddleware } from './metrics-middleware.ts';
-import { createPageHandler } from './render-page.tsx';
-import { createSecurityHeaders } from './security-headers.ts';
-import { createStaticAssets } from './static-assets.ts';
-import { createStatusPages } from './status-pages.ts';
-import { createTelemetryRouter } from './telemetry-endpoints.ts';
+import { resolveAnalytics, type AnalyticsOptions } from './render/analytics.ts';
+import { ASSETS_PATH, type ClientAssets } from './render/client-assets.ts';
+import { createContentSecurityPolicy } from './security/content-security-policy.ts';
+import { createConnectionDrain } from './lifecycle/drain-connections.ts';
+import { createErrorHandler, createMethodNotAllowedHandler, createNotFoundHandler } from './errors/error-handler.ts';
+import { FAVICON_PATH, sendFavicon } from './static/favicon.ts';
+import { alwaysReady, createHealthRouter, type Readiness } from './lifecycle/health.ts';
+import { createHttpLogger } from './observability/http-logger.ts';
+import { labelRoute } from './observability/label-route.ts';
+import { liveReloadScript } from './render/live-reload.ts';
+import { rejectMalformedRequests } from './errors/malformed-request.ts';
+import type { Metrics } from './observability/metrics.ts';
+import { createMetricsMiddleware } from './observability/metrics-middleware.ts';
+import { createPageHandler } from './render/render-page.tsx';
+import { createSecurityHeaders } from './security/security-headers.ts';
+import { createStaticAssets } from './static/static-assets.ts';
+import { createStatusPages } from './errors/status-pages.ts';
+import { createTelemetryRouter } from './telemetry/telemetry-endpoints.ts';
 
 /** What Express's `trust proxy` setting accepts: a hop count, addresses, or names. */
 export type TrustProxy = boolean | number | string | readonly string[];
@@ -41,9 +41,9 @@ export interface AppOptions {
   readonly readiness?: Readiness;
   /** Development only: pages listen here for `npm run dev`'s reload events. */
   readonly liveReloadUrl?: URL | undefined;
-  /** The hosting provider's analytics scripts (SPEC §8). Default: off. */
+  /** The hosting provider's analytics scripts (docs/observability.md). Default: off. */
   readonly analytics?: AnalyticsOptions;
-  /** First-party web vitals and client error reports (SPEC §8). Default: off. */
+  /** First-party web vitals and client error reports (docs/observability.md). Default: off. */
   readonly telemetry?: { readonly enabled: boolean; readonly ratePerMinute?: number };
   /** Compress streamed pages (gzip or brotli, flushed as React flushes). Default: on. */
   readonly compression?: boolean;

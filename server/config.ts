@@ -4,7 +4,7 @@ import type { TrustProxy } from './app.ts';
 export type Environment = 'production' | 'development' | 'test';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
-/** Everything the process can be told, parsed once at start (SPEC §9). */
+/** Everything the process can be told, parsed once at start (docs/deployment.md). */
 export interface Config {
   readonly environment: Environment;
   readonly port: number;
@@ -20,7 +20,7 @@ export interface Config {
   readonly shutdownDeadlineMs: number;
   /** Folder of the built client (manifest and `/assets/` files). */
   readonly assetsDir: string;
-  /** SPEC §8: `true` for the provider's default script path, a URL for another, `false` off. */
+  /** docs/observability.md: `true` for the provider's default script path, a URL for another, `false` off. */
   readonly analyticsPageViews: boolean | string;
   readonly analyticsSpeedInsights: boolean | string;
   /** First-party web vitals and client error reports. */

@@ -3,14 +3,14 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { RouteDefinition } from '../shared/route-definition.ts';
 import { createApp } from './app.ts';
-import { loadClientAssets } from './client-assets.ts';
+import { loadClientAssets } from './render/client-assets.ts';
 import type { Config } from './config.ts';
-import { installGracefulShutdown } from './graceful-shutdown.ts';
-import { createHttpServer } from './http-server.ts';
-import { createLogger } from './logger.ts';
-import { createMetrics } from './metrics.ts';
-import { createMetricsServer } from './metrics-server.ts';
-import { ReadinessState } from './readiness-state.ts';
+import { installGracefulShutdown } from './lifecycle/graceful-shutdown.ts';
+import { createHttpServer } from './lifecycle/http-server.ts';
+import { createLogger } from './observability/logger.ts';
+import { createMetrics } from './observability/metrics.ts';
+import { createMetricsServer } from './observability/metrics-server.ts';
+import { ReadinessState } from './lifecycle/readiness-state.ts';
 
 export interface StartOptions {
   /** Lets a harness put handlers in front of the app (test fixtures); production passes none. */

@@ -7,7 +7,7 @@ interface ErrorBoundaryProps {
   readonly children: ReactNode;
   /** Hears every error the boundary catches, e.g. to log it to the console or report it. */
   readonly onError?: (error: unknown, info: ErrorInfo) => void;
-  /** Development only: message and stack below the generic text (SPEC §5). */
+  /** Development only: message and stack below the generic text (docs/status-pages.md). */
   readonly showDetail?: boolean;
 }
 
@@ -26,7 +26,7 @@ export function digestOf(error: unknown): string | undefined {
 
 /**
  * The root boundary: an exception no component handles replaces the page with the
- * application-error page of SPEC §5. It only ever catches in the browser (the server reports
+ * application-error page of docs/status-pages.md. It only ever catches in the browser (the server reports
  * render errors through React's callbacks), so `location` is always there when it renders.
  */
 export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundaryState> {

@@ -1,5 +1,5 @@
 /**
- * The statuses a page can end in, with the exact wording of SPEC §4.
+ * The statuses a page can end in, with the exact wording of docs/status-pages.md.
  * Shared by the server (status pages, JSON answers) and the client (error page).
  */
 export const STATUS_MESSAGES = {

@@ -2,7 +2,7 @@
  * Digests of Suspense boundaries that failed on the server, as the browser learns them (from
  * the streamed markup, then from React's recoverable errors). When such a boundary fails again
  * in the browser, React hands the error boundary the browser's error, which has no digest:
- * this store lets the error page still name the server-side failure and its digest (SPEC §5).
+ * this store lets the error page still name the server-side failure and its digest (docs/status-pages.md).
  */
 type Listener = () => void;
 

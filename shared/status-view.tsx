@@ -41,7 +41,7 @@ export function StatusView({ status, message, digest, detail }: StatusViewProps)
   );
 }
 
-/** SPEC §5 wording for the application-error page, on either side. */
+/** The wording of docs/status-pages.md for the application-error page, on either side. */
 export function applicationErrorMessage(side: 'server' | 'client', host: string): string {
   const where = side === 'server' ? 'server logs' : 'browser console';
   return `Application error: a ${side}-side exception has occurred while loading ${host} (see the ${where} for more information).`;

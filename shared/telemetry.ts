@@ -1,5 +1,5 @@
 /**
- * First-party telemetry (SPEC §8): what the browser sends and where. Shared so client and
+ * First-party telemetry (docs/observability.md): what the browser sends and where. Shared so client and
  * server agree on names and limits.
  */
 export const VITALS_ENDPOINT = '/_telemetry/vitals';

@@ -2,11 +2,11 @@ import type { ReactElement } from 'react';
 import { APP_NAME } from '../../shared/app-info.ts';
 import { AppRoot } from '../../shared/app-root.tsx';
 import HomePage from '../../shared/pages/home.tsx';
-import { loadClientAssets } from '../../server/client-assets.ts';
-import { serializeForScript } from '../../server/embedded-json.ts';
-import { PageDocument } from '../../server/page-document.tsx';
-import { StatusDocument } from '../../server/status-document.tsx';
-import { messageForStatus } from '../../server/status-pages.ts';
+import { loadClientAssets } from '../../server/render/client-assets.ts';
+import { serializeForScript } from '../../server/render/embedded-json.ts';
+import { PageDocument } from '../../server/render/page-document.tsx';
+import { StatusDocument } from '../../server/errors/status-document.tsx';
+import { messageForStatus } from '../../server/errors/status-pages.ts';
 import { SuspensePage } from './suspense-page.tsx';
 
 /**

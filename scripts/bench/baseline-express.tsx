@@ -1,6 +1,6 @@
 import express from 'express';
 import { renderToPipeableStream } from 'react-dom/server';
-import { createStatusPages } from '../../server/status-pages.ts';
+import { createStatusPages } from '../../server/errors/status-pages.ts';
 import { homeTree, BASELINE_NONCE } from './baseline-documents.tsx';
 import { LOOPBACK, readBaselineEnv } from './baseline-env.ts';
 

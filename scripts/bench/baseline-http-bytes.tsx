@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { renderToPipeableStream } from 'react-dom/server';
-import { createStatusPages } from '../../server/status-pages.ts';
+import { createStatusPages } from '../../server/errors/status-pages.ts';
 import { homeTree, BASELINE_NONCE } from './baseline-documents.tsx';
 import { LOOPBACK, readBaselineEnv } from './baseline-env.ts';
 import { assetFile, firstLoadUrls } from './manifest-urls.ts';

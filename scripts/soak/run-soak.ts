@@ -60,7 +60,7 @@ function hit(port: number, abortAfterMs: number | undefined): Promise<'completed
 }
 
 /**
- * SPEC §3: a disconnect mid-stream leaves nothing behind. Runs `requests` against the
+ * docs/rendering.md: a disconnect mid-stream leaves nothing behind. Runs `requests` against the
  * streaming fixture, most cut at random moments, and measures the server's heap after a
  * forced GC at warm-up and at the end, its open handles and its error lines.
  */

@@ -1,7 +1,7 @@
 import { fixtureRoutes } from '../../test/support/pages.tsx';
 import { createApp } from '../../server/app.ts';
-import { createHttpServer } from '../../server/http-server.ts';
-import { createLogger } from '../../server/logger.ts';
+import { createHttpServer } from '../../server/lifecycle/http-server.ts';
+import { createLogger } from '../../server/observability/logger.ts';
 
 /**
  * The soak's server: the real app with the streaming fixture pages, in its own process so

@@ -27,7 +27,7 @@ const fixtures = [
   },
   { path: '/fixtures/unauthorized', component: () => null, load: () => unauthorized() },
   { path: '/fixtures/forbidden', component: () => null, load: () => forbidden() },
-  // SPEC §4: the helpers work during the shell's render as well as in `load`.
+  // docs/status-pages.md: the helpers work during the shell's render as well as in `load`.
   { path: '/fixtures/not-found-in-render', component: () => notFound() },
 ];
 

@@ -44,7 +44,7 @@ interface StatusPageCase {
 
 const SERVER_ERROR_MESSAGE = 'Application error: a server-side exception has occurred while loading 127.0.0.1 (see the server logs for more information).';
 
-/** How a test reaches each status page of SPEC §4 in a real navigation. */
+/** How a test reaches each status page of docs/status-pages.md in a real navigation. */
 const STATUS_PAGES: readonly StatusPageCase[] = [
   {
     name: '400 (undecodable percent-encoding in the path)',

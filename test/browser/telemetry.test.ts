@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { waitFor } from '../helpers.ts';
+import { waitFor } from '../support/build-app.ts';
 import { DESKTOP_CHROME, launchChromium, startFixtureServer, watchedPage, type BrowserSession, type FixtureServer } from './harness.ts';
 
 let server: FixtureServer;

@@ -3,7 +3,7 @@ import { utimes } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { waitFor } from '../helpers.ts';
+import { waitFor } from '../support/build-app.ts';
 import { freePort } from '../../scripts/bench/free-port.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');

@@ -1,6 +1,6 @@
 import { Agent, request } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
-import { startServerProcess, type ServerProcess } from '../fixtures/proxy-harness.ts';
+import { startServerProcess, type ServerProcess } from '../support/proxy-harness.ts';
 import { DESKTOP_CHROME } from '../support/http-client.ts';
 
 const running: ServerProcess[] = [];

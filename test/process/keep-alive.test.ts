@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULTS } from '../../server/config.ts';
-import { startServerProcess, type ServerProcess } from '../fixtures/proxy-harness.ts';
+import { startServerProcess, type ServerProcess } from '../support/proxy-harness.ts';
 
 const running: ServerProcess[] = [];
 const sockets: Socket[] = [];

@@ -1,6 +1,6 @@
 import { afterAll, expect, test } from 'vitest';
 import { freePort } from '../../scripts/bench/free-port.ts';
-import { startServerProcess, type ServerProcess } from '../fixtures/proxy-harness.ts';
+import { startServerProcess, type ServerProcess } from '../support/proxy-harness.ts';
 
 let server: ServerProcess | undefined;
 afterAll(async () => {

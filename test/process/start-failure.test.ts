@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, expect, test } from 'vitest';
-import { startServerProcess, type ServerProcess } from '../fixtures/proxy-harness.ts';
-import { PROXY_SERVER_ENTRY } from '../fixtures/proxy-global-setup.ts';
+import { startServerProcess, type ServerProcess } from '../support/proxy-harness.ts';
+import { PROXY_SERVER_ENTRY } from '../support/proxy-global-setup.ts';
 
 let first: ServerProcess | undefined;
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startServerProcess, type ServerProcess } from '../fixtures/proxy-harness.ts';
+import { startServerProcess, type ServerProcess } from '../support/proxy-harness.ts';
 import { freePort } from '../../scripts/bench/free-port.ts';
 import { arrival, getDecoded } from '../support/http-client.ts';
 import { startNginx, type RunningNginx } from './nginx.ts';

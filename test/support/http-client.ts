@@ -1,6 +1,6 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { createBrotliDecompress, createGunzip } from 'node:zlib';
-import { createHttpServer, type HttpServerOptions } from '../../server/http-server.ts';
+import { createHttpServer, type HttpServerOptions } from '../../server/lifecycle/http-server.ts';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
 

@@ -60,7 +60,7 @@ function Plain({ data }: PageProps<unknown>) {
   return <pre id="data">{JSON.stringify(data)}</pre>;
 }
 
-/** Pages that exercise every path of SPEC §3–5; never part of the product's route table. */
+/** Pages that exercise every path of docs/rendering.md and docs/status-pages.md; never part of the product's route table. */
 export function fixtureRoutes(delayMs = 150): readonly RouteDefinition[] {
   return [
     { path: '/', component: Plain, load: () => ({ home: true }) },

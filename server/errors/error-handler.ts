@@ -1,0 +1,60 @@
+import { describeError } from '../../shared/describe-error.ts';
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
+import { logServerError } from './server-error-log.ts';
+import { sendStatusAnswer } from './status-response.ts';
+import type { StatusPages } from './status-pages.ts';
+import { toHttpError } from './to-http-error.ts';
+
+export interface ErrorHandlerOptions {
+  readonly pages: StatusPages;
+  /** The configured public origin's host name; otherwise the request's, as Express resolves it. */
+  readonly publicHost: string | undefined;
+  /** Adds message and stack to the 500 page. Never on in production. */
+  readonly development: boolean;
+}
+
+
+/**
+ * The last middleware: 4xx errors become their status page; anything else is logged once
+ * with a digest and answered with the 500 page that shows the same digest (docs/status-pages.md).
+ */
+export function createErrorHandler({ pages, publicHost, development }: ErrorHandlerOptions): ErrorRequestHandler {
+  return function handleError(error: unknown, req: Request, res: Response, next: NextFunction) {
+    if (res.headersSent) {
+      // Too late for a status page; let Express close the connection.
+      next(error);
+      return;
+    }
+    const httpError = toHttpError(error);
+    if (httpError.status < 500) {
+      sendStatusAnswer(req, res, pages, { status: httpError.status });
+      return;
+    }
+    const original = httpError.cause ?? error;
+    const digest = logServerError(req, original);
+    sendStatusAnswer(req, res, pages, {
+      status: 500,
+      digest,
+      host: publicHost ?? req.hostname ?? '',
+      detail: development ? describeError(original) : undefined,
+    });
+  };
+}
+
+/**
+ * No route matched: 404 for every method (docs/status-pages.md). Answered directly rather than through an
+ * HttpError: capturing a stack trace for every unknown address was measurable under load.
+ */
+export function createNotFoundHandler(pages: StatusPages): RequestHandler {
+  return function notFound(req: Request, res: Response) {
+    sendStatusAnswer(req, res, pages, { status: 404 });
+  };
+}
+
+/** A page exists at this path but not for this method. */
+export function createMethodNotAllowedHandler(pages: StatusPages): RequestHandler {
+  return function methodNotAllowed(req: Request, res: Response) {
+    res.setHeader('Allow', 'GET, HEAD');
+    sendStatusAnswer(req, res, pages, { status: 405 });
+  };
+}

@@ -1,0 +1,103 @@
+import type { NextFunction, Request, Response } from 'express';
+import { HttpError } from '../../shared/http-error.ts';
+
+/**
+ * RFC 9112 §3.2 / RFC 3986 §3.2.2: `Host = uri-host [ ":" port ]`, where uri-host is an
+ * IP-literal in brackets or a reg-name / IPv4 address of unreserved, pct-encoded and sub-delims.
+ */
+const VALID_HOST =
+  /^(?:\[[0-9A-Fa-f:.]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})+)(?::[0-9]{0,5})?$/;
+
+/** Longer targets get 414; Node's own header limit (16 KiB) answers 431 beyond that. */
+export const MAX_URL_LENGTH = 8_192;
+
+/** No route here reads a body larger than this; say so before anything reads it. */
+export const MAX_BODY_BYTES = 1_048_576;
+
+/** Decoded text no page path can legitimately hold: NUL and C0/DEL controls. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+function decodes(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function countHostHeaders(rawHeaders: readonly string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]?.toLowerCase() === 'host') count += 1;
+  }
+  return count;
+}
+
+export interface Malformation {
+  readonly status: 400 | 413 | 414;
+  readonly problem: string;
+}
+
+function bad(problem: string): Malformation {
+  return { status: 400, problem };
+}
+
+/** Origin-form (`/path`) or absolute-form (`http://host/path`); `*` is handled before this. */
+const REQUEST_TARGET = /^(?:\/|https?:\/\/)/i;
+
+/** What is wrong with a request, or `undefined` when it is fine. Pure, so tests can call it. */
+export function findMalformation(req: Pick<Request, 'url' | 'rawHeaders' | 'httpVersion' | 'headers'>): Malformation | undefined {
+  if (req.url.length > MAX_URL_LENGTH) return { status: 414, problem: 'request target too long' };
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) return { status: 413, problem: 'body too large' };
+  if (!REQUEST_TARGET.test(req.url)) return bad('request target is not origin-form or absolute-form');
+  // RFC 9112 §6.3: a body whose length cannot be known (chunked not last) must be refused.
+  const codings = req.headers['transfer-encoding'];
+  if (codings !== undefined && !/(?:^|,)\s*chunked\s*$/i.test(codings)) return bad('transfer coding without chunked last');
+
+  const hosts = countHostHeaders(req.rawHeaders);
+  // Node keeps the first of several Host headers and accepts any text; RFC 9112 §3.2 says 400.
+  if (hosts > 1) return bad('more than one Host header');
+  const host = req.headers.host;
+  if (hosts === 1 && (host === undefined || !VALID_HOST.test(host))) return bad('invalid Host header');
+  if (hosts === 0 && req.httpVersion !== '1.0') return bad('missing Host header');
+
+  const url = req.url;
+  const queryStart = url.indexOf('?');
+  const path = queryStart === -1 ? url : url.slice(0, queryStart);
+  // Express decodes only route parameters, so a parameterless path never reports bad escapes.
+  // Without a `%` there is nothing to decode (Node's parser already refuses raw control bytes).
+  if (path.includes('%')) {
+    const decodedPath = decodes(path);
+    if (decodedPath === undefined) return bad('undecodable percent-encoding in path');
+    if (CONTROL_CHARACTER.test(decodedPath)) return bad('control character in path');
+  }
+  const query = queryStart === -1 ? '' : url.slice(queryStart + 1);
+  if (query.includes('%') && decodes(query.replaceAll('+', ' ')) === undefined) {
+    return bad('undecodable percent-encoding in query');
+  }
+  return undefined;
+}
+
+/**
+ * Answers malformed requests before any route sees them (docs/status-pages.md): 400, or 413/414 for sizes.
+ * `OPTIONS *` (RFC 9110 §9.3.7) asks about the server as a whole: it gets the methods we allow.
+ */
+export function rejectMalformedRequests(req: Request, res: Response, next: NextFunction): void {
+  if (req.url === '*') {
+    if (req.method === 'OPTIONS') {
+      res.status(204).setHeader('Allow', 'GET, HEAD');
+      res.end();
+      return;
+    }
+    next(new HttpError(400, 'Bad Request: asterisk-form outside OPTIONS'));
+    return;
+  }
+  const malformation = findMalformation(req);
+  if (malformation === undefined) {
+    next();
+    return;
+  }
+  req.log.info({ problem: malformation.problem }, 'malformed request');
+  next(new HttpError(malformation.status, malformation.problem));
+}

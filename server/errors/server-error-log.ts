@@ -1,0 +1,46 @@
+import type { Request } from 'express';
+import { createDigest, fingerprintError } from './digest.ts';
+import { requestPath } from '../observability/request-path.ts';
+
+/**
+ * Every error is logged once: the digest given to the first report is reused when the same
+ * error object surfaces again (React's onError, then onShellError, then Express's handler).
+ */
+const digests = new WeakMap<object, string>();
+
+interface ErrorFields {
+  readonly name: string;
+  readonly message: string;
+  readonly stack: string | undefined;
+}
+
+function describeError(error: unknown): ErrorFields {
+  if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack };
+  return { name: 'NonError', message: String(error), stack: undefined };
+}
+
+/**
+ * Writes the one `error` line of docs/status-pages.md (digest, request id via the child logger, method,
+ * path, route pattern, error name, message, stack, fingerprint) and returns the digest.
+ */
+export function logServerError(req: Request, error: unknown): string {
+  const isObject = typeof error === 'object' && error !== null;
+  const known = isObject ? digests.get(error) : undefined;
+  if (known !== undefined) return known;
+
+  const digest = createDigest();
+  if (isObject) digests.set(error, digest);
+  const { name, message, stack } = describeError(error);
+  req.log.error(
+    {
+      digest,
+      fingerprint: fingerprintError(name, message, stack),
+      method: req.method,
+      path: requestPath(req),
+      route: req.res?.locals.routePattern ?? null,
+      err: { name, message, stack },
+    },
+    'server error',
+  );
+  return digest;
+}

@@ -1,0 +1,84 @@
+import type { Server } from 'node:http';
+import { constants } from 'node:os';
+import type { Logger } from 'pino';
+import type { ReadinessState } from './readiness-state.ts';
+
+export interface ShutdownOptions {
+  readonly server: Server;
+  readonly readiness: ReadinessState;
+  readonly logger: Logger;
+  /** Time for load balancers to see `/readyz` fail before we stop accepting. */
+  readonly delayMs: number;
+  /** After the delay, in-flight responses get this long; then they are cut and we exit 1. */
+  readonly deadlineMs: number;
+  readonly exit: (code: number) => void;
+}
+
+/** How the process ended, as its exit code says. */
+export const SHUTDOWN_EXIT = {
+  /** Every response finished within the deadline. */
+  clean: 0,
+  /** The deadline passed: open connections were cut. */
+  deadline: 1,
+} as const;
+
+/** How often connections that went idle after the listener closed are looked for. */
+const IDLE_SWEEP_MS = 100;
+
+/** 128 + the signal's number, the shell's convention for "ended by a signal" (130 for SIGINT). */
+function forcedExitCode(signal: NodeJS.Signals): number {
+  return 128 + constants.signals[signal];
+}
+
+/**
+ * docs/deployment.md: readiness turns 503, wait the delay, stop accepting, let in-flight responses
+ * (streams included) finish, close idle keep-alive connections, exit 0. Past the deadline
+ * exit 1; a second signal exits at once with 128 + its number.
+ *
+ * Node keeps serving on open keep-alive connections after `server.close()` and still
+ * advertises keep-alive, so `close()` alone would wait for every client's idle timeout. Once
+ * readiness is off, the app answers with `Connection: close` (drain-connections.ts), so
+ * clients and proxies leave without racing our close; a stream that began before the signal
+ * had already promised keep-alive, so after the delay connections that fall idle are closed
+ * as they appear.
+ */
+export function installGracefulShutdown({ server, readiness, logger, delayMs, deadlineMs, exit }: ShutdownOptions): void {
+  let shuttingDown = false;
+
+  function finish(code: number, message: string): void {
+    logger.info({ exitCode: code }, message);
+    logger.flush();
+    exit(code);
+  }
+
+  function stopAccepting(deadline: NodeJS.Timeout): void {
+    const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+    sweep.unref();
+    // Also closes the connections idle right now (Node ≥ 19 does it inside close()).
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(deadline);
+      finish(SHUTDOWN_EXIT.clean, 'shutdown complete');
+    });
+    logger.info('listener closed: finishing in-flight responses');
+  }
+
+  function onSignal(signal: NodeJS.Signals): void {
+    if (shuttingDown) {
+      finish(forcedExitCode(signal), `second ${signal}: exiting at once`);
+      return;
+    }
+    shuttingDown = true;
+    readiness.markShuttingDown();
+    logger.info({ signal, delayMs, deadlineMs }, 'shutdown started');
+    const deadline = setTimeout(() => {
+      server.closeAllConnections();
+      finish(SHUTDOWN_EXIT.deadline, 'shutdown deadline passed: open connections cut');
+    }, delayMs + deadlineMs);
+    deadline.unref();
+    setTimeout(() => stopAccepting(deadline), delayMs).unref();
+  }
+
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

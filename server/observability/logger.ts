@@ -1,0 +1,36 @@
+import { pino, type DestinationStream, type Level, type Logger } from 'pino';
+
+/**
+ * Paths that may hold secrets if anything ever logs a raw request or response. Our own log
+ * lines never include headers; this is the second fence (docs/security.md).
+ */
+export const REDACTED_PATHS = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'req.headers["proxy-authorization"]',
+  'res.headers["set-cookie"]',
+  'headers.cookie',
+  'headers.authorization',
+  'headers["proxy-authorization"]',
+  'headers["set-cookie"]',
+];
+
+export interface LoggerOptions {
+  readonly level: Level | 'silent';
+  readonly destination?: DestinationStream;
+}
+
+/**
+ * The process's one pino logger: JSON lines, secrets removed. Writes to stdout
+ * asynchronously (a syscall per line would be the largest cost of a request); pino flushes
+ * what is buffered synchronously when the process exits, so no line is lost.
+ */
+export function createLogger({ level, destination }: LoggerOptions): Logger {
+  return pino(
+    {
+      level,
+      redact: { paths: REDACTED_PATHS, remove: true },
+    },
+    destination ?? pino.destination({ dest: 1, sync: false }),
+  );
+}

@@ -1,0 +1,53 @@
+import type { ReactNode } from 'react';
+import { STATUS_VIEW_CSS } from '../../shared/status-view.tsx';
+import { PAGE_DATA_ELEMENT_ID } from '../../shared/page-data.ts';
+import { AnalyticsScripts } from './analytics-scripts.tsx';
+import type { PageAssets } from './client-assets.ts';
+import { FAVICON_PATH } from '../static/favicon.ts';
+
+/** The shell's own look; the status view's rules come along for the client error page. */
+const PAGE_CSS = `${STATUS_VIEW_CSS}
+.app-header{padding:1rem 1.5rem;border-bottom:1px solid var(--rule)}
+.app-name{color:inherit;font-weight:600;text-decoration:none}
+.app-main{max-width:48rem;margin:0 auto;padding:2rem 1.5rem;line-height:1.5}
+`;
+
+interface PageDocumentProps {
+  readonly title: string;
+  readonly nonce: string;
+  readonly assets: PageAssets | undefined;
+  /** Page data already made safe by `serializeForScript`. */
+  readonly embeddedData: string | undefined;
+  /** Analytics script URLs (docs/observability.md); empty when off. */
+  readonly analyticsSources?: readonly string[];
+  /** Development only: the live-reload script of `npm run dev`. */
+  readonly liveReloadScript?: string | undefined;
+  readonly children: ReactNode;
+}
+
+/**
+ * The document around a page. React renders all of it; the client hydrates only `#root`,
+ * so nothing outside it (nonce attributes, the data script) can mismatch.
+ */
+export function PageDocument({ title, nonce, assets, embeddedData, analyticsSources = [], liveReloadScript, children }: PageDocumentProps) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{title}</title>
+        <link rel="icon" href={FAVICON_PATH} type="image/svg+xml" />
+        {assets?.preloads.map((href) => <link key={href} rel="modulepreload" href={href} nonce={nonce} />)}
+        <style nonce={nonce} dangerouslySetInnerHTML={{ __html: PAGE_CSS }} />
+        {embeddedData === undefined ? null : (
+          <script id={PAGE_DATA_ELEMENT_ID} type="application/json" nonce={nonce} dangerouslySetInnerHTML={{ __html: embeddedData }} />
+        )}
+        <AnalyticsScripts sources={analyticsSources} nonce={nonce} />
+        {liveReloadScript === undefined ? null : <script nonce={nonce} dangerouslySetInnerHTML={{ __html: liveReloadScript }} />}
+      </head>
+      <body>
+        <div id="root">{children}</div>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,49 @@
+import type { Express } from 'express';
+import { createApp, type AppOptions } from '../../server/app.ts';
+import { createLogger } from '../../server/observability/logger.ts';
+import type { RouteDefinition } from '../../shared/route-definition.ts';
+
+/** One parsed pino line. */
+export type LogLine = Readonly<Record<string, unknown>> & { readonly level: number; readonly msg?: string };
+
+export const LEVEL = { debug: 20, info: 30, warn: 40, error: 50 } as const;
+
+export interface TestApp {
+  readonly app: Express;
+  /** Every line the app logged, parsed, in order. */
+  readonly logs: LogLine[];
+}
+
+/**
+ * An app with its own pages and a logger that writes parsed lines to an array, through the
+ * product's real logger (redaction included).
+ */
+export function buildApp(routes: readonly RouteDefinition[], options: Partial<Omit<AppOptions, 'routes' | 'logger'>> = {}): TestApp {
+  const logs: LogLine[] = [];
+  const logger = createLogger({
+    level: 'debug',
+    destination: {
+      write(line: string) {
+        logs.push(JSON.parse(line));
+      },
+    },
+  });
+  return { app: createApp({ routes, logger, ...options }), logs };
+}
+
+export function errorLines(logs: readonly LogLine[]): LogLine[] {
+  return logs.filter((line) => line.level >= LEVEL.error);
+}
+
+export function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Resolves once `predicate` holds, polling; rejects after `timeoutMs`, naming `what`. */
+export async function waitFor(predicate: () => boolean, timeoutMs = 2_000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
+    await delay(5);
+  }
+}

@@ -1,0 +1,79 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import request from 'supertest';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { ROOT } from '../../scripts/build-client.ts';
+import { firstLoadJavaScript, smallestHydratingBundle, scriptUrlsInHtml, type JavaScriptWeight } from '../../scripts/bench/first-load-js.ts';
+import { firstLoadUrls } from '../../scripts/bench/manifest-urls.ts';
+import { FIRST_LOAD_ALLOWANCE_BYTES } from '../../scripts/bench/targets.ts';
+import { loadClientAssets } from '../../server/render/client-assets.ts';
+import { defineRoute } from '../../shared/route-definition.ts';
+import { routes } from '../../shared/routes.ts';
+import { forbidden, notFound, unauthorized } from '../../shared/status-helpers.ts';
+import { buildApp } from '../support/build-app.ts';
+
+/**
+ * Issue 5's budgets that do not depend on timing: what `/` makes the browser download, next to
+ * the least any hydrating page must, and no script at all on status pages. Reads the client
+ * that `npm run build` wrote (npm test builds before vitest runs).
+ */
+const CLIENT_DIR = join(ROOT, 'dist', 'client');
+
+function Nothing() {
+  return null;
+}
+
+const statusRoutes = [
+  defineRoute({ path: '/budget/not-found', component: Nothing, load: () => notFound() }),
+  defineRoute({ path: '/budget/unauthorized', component: Nothing, load: () => unauthorized() }),
+  defineRoute({ path: '/budget/forbidden', component: Nothing, load: () => forbidden() }),
+  defineRoute({
+    path: '/budget/server-error',
+    component: Nothing,
+    load: () => {
+      throw new Error('budget test: expected failure');
+    },
+  }),
+];
+
+describe('first-load JavaScript of /', () => {
+  let home: JavaScriptWeight;
+  let smallest: JavaScriptWeight;
+
+  beforeAll(async () => {
+    if (!existsSync(join(CLIENT_DIR, 'manifest.json'))) throw new Error(`${CLIENT_DIR}/manifest.json is missing: run npm run build first`);
+    [home, smallest] = await Promise.all([firstLoadJavaScript(CLIENT_DIR, 'home'), smallestHydratingBundle()]);
+  });
+
+  test(`stays within ${FIRST_LOAD_ALLOWANCE_BYTES} gzip bytes of the smallest hydrating bundle`, () => {
+    expect(smallest.gzipBytes).toBeGreaterThan(0);
+    expect(home.gzipBytes - smallest.gzipBytes).toBeLessThanOrEqual(FIRST_LOAD_ALLOWANCE_BYTES);
+  });
+
+  test('is exactly what the served page references, so the budget measures what ships', async () => {
+    const { app } = buildApp(routes, { assets: loadClientAssets(CLIENT_DIR) });
+    const res = await request(app).get('/').expect(200);
+    expect(new Set(scriptUrlsInHtml(res.text))).toEqual(new Set(await firstLoadUrls(CLIENT_DIR, 'home')));
+  });
+});
+
+describe('status pages', () => {
+  const { app } = buildApp([...routes, ...statusRoutes], { assets: loadClientAssets(CLIENT_DIR) });
+
+  test.each([
+    ['404 for an unknown address', 'get', '/no/such/page', 404],
+    ['404 from notFound()', 'get', '/budget/not-found', 404],
+    ['401 from unauthorized()', 'get', '/budget/unauthorized', 401],
+    ['403 from forbidden()', 'get', '/budget/forbidden', 403],
+    ['405 for POST on a page', 'post', '/', 405],
+    ['400 for undecodable percent-encoding', 'get', '/%E0%A4%A', 400],
+    ['500 for an exception', 'get', '/budget/server-error', 500],
+  ] as const)('reference no script: %s', async (_name, method, path, status) => {
+    const res = await request(app)[method](path).set('Accept', 'text/html');
+    expect(res.status).toBe(status);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.text).toContain('<!DOCTYPE html>');
+    expect(res.text).not.toContain('<script');
+    expect(res.text).not.toContain('modulepreload');
+  });
+});

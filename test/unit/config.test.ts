@@ -1,0 +1,195 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { ConfigError, DEFAULTS, parseConfig } from '../../server/config.ts';
+
+const defaults = { assetsDir: '/srv/client' };
+const parse = (env: Record<string, string>) => parseConfig(env, defaults);
+
+describe('configuration defaults', () => {
+  test('suit a production service behind a load balancer', () => {
+    const config = parse({});
+    expect(config).toMatchObject({
+      environment: 'production',
+      port: 3000,
+      host: undefined,
+      logLevel: 'info',
+      publicOrigin: undefined,
+      trustProxy: false,
+      keepAliveTimeoutMs: 65_000,
+      headersTimeoutMs: 66_000,
+      requestTimeoutMs: 300_000,
+      renderTimeoutMs: 10_000,
+      shutdownDelayMs: 5_000,
+      shutdownDeadlineMs: 20_000,
+      assetsDir: '/srv/client',
+      analyticsPageViews: false,
+      analyticsSpeedInsights: false,
+      webVitals: false,
+      compression: true,
+      telemetryRatePerMinute: 60,
+      metricsPort: undefined,
+      metricsHost: undefined,
+      liveReloadUrl: undefined,
+    });
+    expect(config.headersTimeoutMs).toBeGreaterThan(config.keepAliveTimeoutMs);
+    expect(DEFAULTS.keepAliveTimeoutMs).toBe(config.keepAliveTimeoutMs);
+  });
+
+  test('wait no shutdown delay in development and tests', () => {
+    expect(parse({ NODE_ENV: 'development' }).shutdownDelayMs).toBe(0);
+    expect(parse({ NODE_ENV: 'test' }).shutdownDelayMs).toBe(0);
+  });
+});
+
+describe('configuration values', () => {
+  test('are read from the environment', () => {
+    const config = parse({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      PUBLIC_ORIGIN: 'https://shop.example.com',
+      KEEP_ALIVE_TIMEOUT_MS: '75000',
+      RENDER_TIMEOUT_MS: '2500',
+      SHUTDOWN_DELAY_MS: '0',
+      SHUTDOWN_DEADLINE_MS: '1000',
+      ANALYTICS_PAGE_VIEWS: 'on',
+      ANALYTICS_SPEED_INSIGHTS: 'https://cdn.example.com/si.js',
+      WEB_VITALS: 'on',
+      METRICS_PORT: '9464',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      logLevel: 'warn',
+      keepAliveTimeoutMs: 75_000,
+      headersTimeoutMs: 76_000,
+      renderTimeoutMs: 2_500,
+      shutdownDelayMs: 0,
+      shutdownDeadlineMs: 1_000,
+      analyticsPageViews: true,
+      analyticsSpeedInsights: 'https://cdn.example.com/si.js',
+      webVitals: true,
+      metricsPort: 9464,
+    });
+    expect(config.publicOrigin?.hostname).toBe('shop.example.com');
+  });
+
+  test.each([
+    ['HOST', '::', 'host', '::'],
+    ['HOST', 'localhost', 'host', 'localhost'],
+    ['HEADERS_TIMEOUT_MS', '70000', 'headersTimeoutMs', 70_000],
+    ['REQUEST_TIMEOUT_MS', '0', 'requestTimeoutMs', 0],
+    ['REQUEST_TIMEOUT_MS', '120000', 'requestTimeoutMs', 120_000],
+    ['SHUTDOWN_DELAY_MS', '15000', 'shutdownDelayMs', 15_000],
+    ['ASSETS_DIR', '/opt/app/client', 'assetsDir', '/opt/app/client'],
+    ['ANALYTICS_PAGE_VIEWS', '/scripts/pv.js', 'analyticsPageViews', '/scripts/pv.js'],
+    ['ANALYTICS_SPEED_INSIGHTS', 'off', 'analyticsSpeedInsights', false],
+    ['WEB_VITALS', 'off', 'webVitals', false],
+    ['COMPRESSION', 'off', 'compression', false],
+    ['COMPRESSION', 'on', 'compression', true],
+    ['TELEMETRY_RATE_PER_MINUTE', '600', 'telemetryRatePerMinute', 600],
+    ['METRICS_HOST', '127.0.0.1', 'metricsHost', '127.0.0.1'],
+    ['LOG_LEVEL', 'silent', 'logLevel', 'silent'],
+    ['NODE_ENV', 'test', 'environment', 'test'],
+  ] as const)('read %s=%s', (variable, raw, key, expected) => {
+    expect(parse({ [variable]: raw })[key]).toEqual(expected);
+  });
+
+  test('read LIVE_RELOAD_URL in development only', () => {
+    expect(parse({ NODE_ENV: 'development', LIVE_RELOAD_URL: 'http://127.0.0.1:35729/events' }).liveReloadUrl?.href).toBe('http://127.0.0.1:35729/events');
+    expect(parse({ LIVE_RELOAD_URL: 'http://127.0.0.1:35729/events' }).liveReloadUrl).toBeUndefined();
+  });
+
+  test('treat an empty value as unset', () => {
+    expect(parse({ PORT: '', TRUST_PROXY: ' ', COMPRESSION: '' })).toMatchObject({ port: 3000, trustProxy: false, compression: true });
+  });
+
+  test.each([
+    ['true', true],
+    ['false', false],
+    ['2', 2],
+    ['loopback', ['loopback']],
+    ['10.0.0.0/8, 192.168.1.1', ['10.0.0.0/8', '192.168.1.1']],
+    ['::1,fd00::/8,uniquelocal', ['::1', 'fd00::/8', 'uniquelocal']],
+  ])('accept TRUST_PROXY=%s as Express does', (raw, expected) => {
+    expect(parse({ TRUST_PROXY: raw }).trustProxy).toEqual(expected);
+  });
+});
+
+describe('a bad value', () => {
+  test.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['LOG_LEVEL', 'loud'],
+    ['NODE_ENV', 'staging'],
+    ['PUBLIC_ORIGIN', 'shop.example.com'],
+    ['PUBLIC_ORIGIN', 'https://shop.example.com/path'],
+    ['PUBLIC_ORIGIN', 'ftp://shop.example.com'],
+    ['TRUST_PROXY', 'everyone'],
+    ['TRUST_PROXY', '10.0.0.0/99'],
+    ['KEEP_ALIVE_TIMEOUT_MS', '1.5'],
+    ['HEADERS_TIMEOUT_MS', '1000'],
+    ['REQUEST_TIMEOUT_MS', '2000'],
+    ['RENDER_TIMEOUT_MS', '0'],
+    ['SHUTDOWN_DEADLINE_MS', 'soon'],
+    ['ANALYTICS_PAGE_VIEWS', 'javascript:alert(1)'],
+    ['WEB_VITALS', 'maybe'],
+    ['METRICS_PORT', '0'],
+    ['HOST', 'not a host'],
+    ['HOST', '-bad-.example'],
+    ['METRICS_HOST', 'http://127.0.0.1'],
+    ['HEADERS_TIMEOUT_MS', '65000'],
+    ['REQUEST_TIMEOUT_MS', '-1'],
+    ['SHUTDOWN_DELAY_MS', '-5'],
+    ['SHUTDOWN_DELAY_MS', '5s'],
+    ['ANALYTICS_SPEED_INSIGHTS', '//cdn.example.com/si.js'],
+    ['COMPRESSION', 'brotli'],
+    ['TELEMETRY_RATE_PER_MINUTE', '0'],
+  ])('%s=%s is refused with a message naming both', (variable, value) => {
+    let caught: unknown;
+    try {
+      parse({ [variable]: value });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const error = caught instanceof ConfigError ? caught : undefined;
+    expect(error?.variable).toBe(variable);
+    expect(error?.message).toContain(`${variable}=${JSON.stringify(value)}`);
+  });
+
+  test('names a bad LIVE_RELOAD_URL in development', () => {
+    expect(() => parse({ NODE_ENV: 'development', LIVE_RELOAD_URL: 'ws//nope' })).toThrow('Invalid LIVE_RELOAD_URL="ws//nope"');
+  });
+
+  test.each([
+    ['PORT', 'eighty'],
+    ['TRUST_PROXY', 'everyone'],
+    ['COMPRESSION', 'brotli'],
+    ['SHUTDOWN_DEADLINE_MS', '20s'],
+  ])('%s=%s stops the real process with exit code 78 and the message on stderr', (variable, value) => {
+    const result = spawnSync(process.execPath, [join(import.meta.dirname, '..', '..', 'dist', 'server', 'main.js')], {
+      env: { ...process.env, NODE_ENV: 'production', PORT: '0', [variable]: value },
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    expect(result.status).toBe(78);
+    expect(result.stderr).toContain(`Invalid ${variable}=${JSON.stringify(value)}`);
+    expect(result.stdout).not.toContain('listening');
+  });
+});
+
+describe('the configuration table in README.md', () => {
+  test('lists every variable the server reads, each with a default', () => {
+    const source = readFileSync(join(import.meta.dirname, '..', '..', 'server', 'config.ts'), 'utf8');
+    const read = new Set([...source.matchAll(/\(env, '([A-Z][A-Z0-9_]+)'/g)].map((match) => match[1]));
+    const doc = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+    const rows = new Map([...doc.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \| ([^|]+) \|/gm)].map((match) => [match[1], match[2]?.trim()]));
+    expect(read.size).toBeGreaterThan(15);
+    expect([...read].filter((name) => !rows.has(name))).toEqual([]);
+    for (const name of read) expect(rows.get(name), name).toBeTruthy();
+  });
+});

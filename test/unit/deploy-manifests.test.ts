@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { DEFAULTS } from '../../server/config.ts';
+
+const DEPLOY = join(import.meta.dirname, '..', '..', 'deploy', 'k8s');
+
+function documents(file: string): unknown[] {
+  return parseAllDocuments(readFileSync(join(DEPLOY, file), 'utf8')).map((document): unknown => document.toJS());
+}
+
+/** The value at a path of keys and indexes; a missing step fails the test with the path. */
+function at(value: unknown, ...path: ReadonlyArray<string | number>): unknown {
+  let current = value;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null) throw new Error(`manifest has no ${path.join('.')}`);
+    current = Reflect.get(current, key);
+  }
+  return current;
+}
+
+function numberAt(value: unknown, ...path: ReadonlyArray<string | number>): number {
+  const found = at(value, ...path);
+  if (typeof found !== 'number') throw new Error(`${path.join('.')} is not a number: ${JSON.stringify(found)}`);
+  return found;
+}
+
+function listAt(value: unknown, ...path: ReadonlyArray<string | number>): unknown[] {
+  const found = at(value, ...path);
+  if (!Array.isArray(found)) throw new Error(`${path.join('.')} is not a list`);
+  return found;
+}
+
+const [deployment] = documents('deployment.yaml');
+const services = documents('service.yaml');
+const [budget] = documents('pod-disruption-budget.yaml');
+const pod = at(deployment, 'spec', 'template', 'spec');
+const container = at(pod, 'containers', 0);
+const env = new Map(listAt(container, 'env').map((entry) => [String(at(entry, 'name')), String(at(entry, 'value'))]));
+const envNumber = (name: string): number => Number(env.get(name));
+const httpPort = listAt(container, 'ports').find((port) => at(port, 'name') === 'http');
+const replicas = numberAt(deployment, 'spec', 'replicas');
+
+describe('the Kubernetes manifests', () => {
+  test('run several instances and roll them without losing capacity', () => {
+    expect(at(deployment, 'kind')).toBe('Deployment');
+    expect(replicas).toBeGreaterThanOrEqual(2);
+    expect(at(deployment, 'spec', 'strategy', 'rollingUpdate', 'maxUnavailable')).toBe(0);
+  });
+
+  test("probe readiness and liveness on the server's own endpoints and port", () => {
+    expect(at(container, 'readinessProbe', 'httpGet')).toEqual({ path: '/readyz', port: 'http' });
+    expect(at(container, 'livenessProbe', 'httpGet')).toEqual({ path: '/healthz', port: 'http' });
+    expect(numberAt(httpPort, 'containerPort')).toBe(envNumber('PORT'));
+    expect(numberAt(httpPort, 'containerPort')).toBe(DEFAULTS.port);
+  });
+
+  test("give shutdown the same timings as the server's defaults", () => {
+    expect(envNumber('SHUTDOWN_DELAY_MS')).toBe(DEFAULTS.shutdownDelayMsProduction);
+    expect(envNumber('SHUTDOWN_DEADLINE_MS')).toBe(DEFAULTS.shutdownDeadlineMs);
+  });
+
+  test('take a pod out of rotation within the shutdown delay', () => {
+    // Readiness fails on the first probe after SIGTERM; the delay must outlast the probe period.
+    const noticedWithinMs = numberAt(container, 'readinessProbe', 'periodSeconds') * numberAt(container, 'readinessProbe', 'failureThreshold') * 1000;
+    expect(noticedWithinMs).toBeLessThan(envNumber('SHUTDOWN_DELAY_MS'));
+  });
+
+  test('allow a termination grace period longer than pre-stop sleep, delay and deadline together', () => {
+    const preStopMs = numberAt(container, 'lifecycle', 'preStop', 'sleep', 'seconds') * 1000;
+    expect(preStopMs).toBeGreaterThan(0);
+    const needed = preStopMs + envNumber('SHUTDOWN_DELAY_MS') + envNumber('SHUTDOWN_DEADLINE_MS');
+    expect(numberAt(pod, 'terminationGracePeriodSeconds') * 1000).toBeGreaterThan(needed);
+  });
+
+  test('request resources and run as a non-root user', () => {
+    expect(at(container, 'resources', 'requests', 'cpu')).toBeTruthy();
+    expect(at(container, 'resources', 'requests', 'memory')).toBeTruthy();
+    expect(at(pod, 'securityContext', 'runAsNonRoot')).toBe(true);
+  });
+
+  test('expose the app through a Service and metrics only through another', () => {
+    const [publicService, metricsService] = services;
+    expect(at(publicService, 'spec', 'ports')).toEqual([{ name: 'http', port: 80, targetPort: 'http' }]);
+    expect(listAt(metricsService, 'spec', 'ports').map((port) => at(port, 'targetPort'))).toEqual(['metrics']);
+    for (const service of services) expect(at(service, 'spec', 'selector')).toEqual(at(deployment, 'spec', 'selector', 'matchLabels'));
+  });
+
+  test('keep a disruption budget below the replica count', () => {
+    expect(at(budget, 'kind')).toBe('PodDisruptionBudget');
+    expect(at(budget, 'spec', 'selector', 'matchLabels')).toEqual(at(deployment, 'spec', 'selector', 'matchLabels'));
+    expect(numberAt(budget, 'spec', 'minAvailable')).toBeLessThan(replicas);
+  });
+});
+
+describe('the Dockerfile', () => {
+  const dockerfile = readFileSync(join(import.meta.dirname, '..', '..', 'Dockerfile'), 'utf8');
+  const instructions = dockerfile
+    .split('\n')
+    .filter((line) => !line.trimStart().startsWith('#'))
+    .join('\n');
+
+  test('builds on Node 24 in stages, runs as non-root under an init, with node as the command', () => {
+    expect(dockerfile.match(/^FROM node:24-slim/gm)?.length).toBeGreaterThanOrEqual(2);
+    expect(dockerfile).toMatch(/npm ci --omit=dev/);
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile).toMatch(/^ENTRYPOINT \["\/usr\/bin\/tini", "--"\]$/m);
+    expect(dockerfile).toMatch(/^CMD \["node", "dist\/server\/main\.js"\]$/m);
+    expect(Number(/^EXPOSE (\d+)$/m.exec(dockerfile)?.[1])).toBe(DEFAULTS.port);
+    expect(dockerfile).toMatch(/HEALTHCHECK[^]*\/healthz/);
+    expect(instructions).not.toMatch(/curl|wget/);
+  });
+
+  test('keeps sources, tests and local builds out of the build context', () => {
+    const ignored = readFileSync(join(import.meta.dirname, '..', '..', '.dockerignore'), 'utf8').split('\n');
+    expect(ignored).toEqual(expect.arrayContaining(['node_modules', 'dist', '.git']));
+  });
+});

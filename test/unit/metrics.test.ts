@@ -1,0 +1,67 @@
+import request from 'supertest';
+import { describe, expect, test } from 'vitest';
+import { createMetrics } from '../../server/observability/metrics.ts';
+import { createMetricsServer } from '../../server/observability/metrics-server.ts';
+import { buildApp } from '../support/build-app.ts';
+import { close, listen } from '../support/http-client.ts';
+import { fixtureRoutes } from '../support/pages.tsx';
+import type { Server } from 'node:http';
+
+describe('Prometheus metrics', () => {
+  test('count requests by route pattern, method and status, never by raw path', async () => {
+    const metrics = await createMetrics({ processMetrics: false });
+    const { app } = buildApp(fixtureRoutes(), { metrics });
+    await request(app).get('/users/1');
+    await request(app).get('/users/2');
+    await request(app).post('/users/3');
+    await request(app).get('/some/random/path');
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('http_requests_total{route="/users/:id",method="GET",status="200"} 2');
+    expect(text).toContain('http_requests_total{route="/users/:id",method="POST",status="405"} 1');
+    expect(text).toContain('http_requests_total{route="unmatched",method="GET",status="404"} 1');
+    expect(text).toContain('http_request_duration_seconds_count{route="/users/:id",method="GET",status="200"} 2');
+    expect(text).toContain('react_time_to_shell_seconds_count{route="/users/:id"} 2');
+    expect(text).toContain('http_requests_in_flight 0');
+    expect(text).not.toContain('/users/1');
+    expect(text).not.toContain('random');
+  });
+
+  test('include default process metrics', async () => {
+    const metrics = await createMetrics();
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('process_cpu_user_seconds_total');
+    expect(text).toContain('nodejs_eventloop_lag_seconds');
+  });
+
+  test('are served on their own listener and not on the public port', async () => {
+    const metrics = await createMetrics({ processMetrics: false });
+    const { app } = buildApp(fixtureRoutes(), { metrics });
+    await request(app).get('/metrics').expect(404);
+
+    const metricsServer: Server = createMetricsServer(metrics.registry);
+    await new Promise<void>((resolve) => metricsServer.listen(0, '127.0.0.1', resolve));
+    try {
+      const res = await request(metricsServer).get('/metrics');
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toContain('text/plain');
+      expect(res.text).toContain('# TYPE http_requests_total counter');
+      await request(metricsServer).get('/').expect(404);
+    } finally {
+      await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
+    }
+  });
+});
+
+describe('Server-Timing', () => {
+  test('tells browser tools the time to shell of a rendered page', async () => {
+    const { app } = buildApp(fixtureRoutes());
+    const res = await request(app).get('/users/1');
+    expect(res.headers['server-timing']).toMatch(/^shell;desc="React shell";dur=\d+\.\d$/);
+  });
+
+  test('is not on status pages', async () => {
+    const { app } = buildApp(fixtureRoutes());
+    const res = await request(app).get('/missing');
+    expect(res.headers['server-timing']).toBeUndefined();
+  });
+});

@@ -1,0 +1,76 @@
+import request from 'supertest';
+import { describe, expect, test } from 'vitest';
+import type { AppOptions } from '../../server/app.ts';
+import { buildApp } from '../support/build-app.ts';
+import { fixtureRoutes } from '../support/pages.tsx';
+
+const SPOOFED = {
+  'X-Forwarded-For': '203.0.113.9',
+  'X-Forwarded-Host': 'evil.example.net',
+  'X-Forwarded-Proto': 'https',
+};
+
+async function completion(trustProxy: AppOptions['trustProxy'], headers: Record<string, string>) {
+  const { app, logs } = buildApp(fixtureRoutes(), trustProxy === undefined ? {} : { trustProxy });
+  const res = await request(app).get('/throw-in-load').set('Host', 'app.internal').set(headers);
+  return { res, line: logs.find((entry) => entry.msg === 'request completed') };
+}
+
+describe('forwarded headers', () => {
+  test('are ignored by default: address, protocol and host are the connection\'s own', async () => {
+    const { res, line } = await completion(undefined, SPOOFED);
+    expect(line).toMatchObject({ ip: expect.stringMatching(/127\.0\.0\.1$/), protocol: 'http' });
+    expect(res.text).toContain('while loading app.internal (see');
+    expect(res.text).not.toContain('evil.example.net');
+  });
+
+  test('are believed from a trusted proxy', async () => {
+    const { res, line } = await completion('loopback', SPOOFED);
+    expect(line).toMatchObject({ ip: '203.0.113.9', protocol: 'https' });
+    expect(res.text).toContain('while loading evil.example.net (see');
+  });
+
+  test('are not believed when the peer is not among the trusted addresses', async () => {
+    const { res, line } = await completion(['10.0.0.0/8'], SPOOFED);
+    expect(line).toMatchObject({ ip: expect.stringMatching(/127\.0\.0\.1$/), protocol: 'http' });
+    expect(res.text).not.toContain('evil.example.net');
+  });
+
+  test('count hops: with one trusted hop the client is the last address added', async () => {
+    const { line } = await completion(1, { 'X-Forwarded-For': '198.51.100.1, 203.0.113.9' });
+    expect(line).toMatchObject({ ip: '203.0.113.9' });
+  });
+
+  test('name the host without its port on the error page', async () => {
+    const { res } = await completion('loopback', { 'X-Forwarded-Host': 'shop.example.com:8443' });
+    expect(res.text).toContain('while loading shop.example.com (see');
+    expect(res.text).not.toContain('8443');
+  });
+
+  test('take the first protocol a trusted proxy lists', async () => {
+    const { line } = await completion('loopback', { 'X-Forwarded-Proto': 'https, http' });
+    expect(line).toMatchObject({ protocol: 'https' });
+  });
+
+  test('lose to a configured public origin even when untrusted: Host is not used either', async () => {
+    const { app } = buildApp(fixtureRoutes(), { publicOrigin: new URL('https://www.example.org') });
+    const res = await request(app).get('/throw-in-load').set('Host', 'attacker.example').set(SPOOFED);
+    expect(res.text).toContain('while loading www.example.org (see');
+    expect(res.text).not.toContain('attacker.example');
+  });
+
+  test('never beat a configured public origin', async () => {
+    const { app } = buildApp(fixtureRoutes(), { trustProxy: true, publicOrigin: new URL('https://www.example.org') });
+    const res = await request(app).get('/throw-in-load').set(SPOOFED);
+    expect(res.text).toContain('while loading www.example.org (see');
+    expect(res.text).not.toContain('evil.example.net');
+  });
+});
+
+describe('streamed HTML behind a proxy', () => {
+  test('asks proxies not to buffer it', async () => {
+    const { app } = buildApp(fixtureRoutes());
+    const res = await request(app).get('/slow');
+    expect(res.headers['x-accel-buffering']).toBe('no');
+  });
+});

@@ -1,0 +1,68 @@
+import { Agent, request as httpRequest } from 'node:http';
+import request from 'supertest';
+import { describe, expect, test } from 'vitest';
+import { ReadinessState } from '../../server/lifecycle/readiness-state.ts';
+import { buildApp, LEVEL } from '../support/build-app.ts';
+import { close, listen } from '../support/http-client.ts';
+import { fixtureRoutes } from '../support/pages.tsx';
+
+/** The `Connection` header of a GET sent over a keep-alive agent (supertest always asks to close). */
+function connectionHeader(url: string, agent: Agent): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    httpRequest(url, { agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.headers.connection));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+function appWithReadiness() {
+  const readiness = new ReadinessState();
+  return { readiness, ...buildApp(fixtureRoutes(), { readiness }) };
+}
+
+describe('/healthz and /readyz', () => {
+  test('both answer 200 "ok" while the instance takes traffic, never cached', async () => {
+    const { app } = appWithReadiness();
+    for (const path of ['/healthz', '/readyz']) {
+      const res = await request(app).get(path);
+      expect(res.status).toBe(200);
+      expect(res.text).toBe('ok\n');
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+  });
+
+  test('once shutdown began, /readyz answers 503 while /healthz stays 200', async () => {
+    const { app, readiness } = appWithReadiness();
+    readiness.markShuttingDown();
+    const ready = await request(app).get('/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.text).toBe('shutting down\n');
+    expect((await request(app).get('/healthz')).status).toBe(200);
+  });
+
+  test('once shutdown began, every answer says Connection: close to a keep-alive client, pages included', async () => {
+    const { app, readiness } = appWithReadiness();
+    const { server, origin } = await listen(app);
+    const agent = new Agent({ keepAlive: true });
+    try {
+      expect(await connectionHeader(`${origin}/users/1`, agent)).toBe('keep-alive');
+      readiness.markShuttingDown();
+      for (const path of ['/healthz', '/users/1', '/missing']) {
+        expect(await connectionHeader(`${origin}${path}`, agent), path).toBe('close');
+      }
+    } finally {
+      agent.destroy();
+      await close(server);
+    }
+  });
+
+  test('log at debug even when failing, so probes never flood an info log', async () => {
+    const { app, logs, readiness } = appWithReadiness();
+    readiness.markShuttingDown();
+    await request(app).get('/readyz').expect(503);
+    expect(logs.map((line) => line.level)).toEqual([LEVEL.debug]);
+  });
+});

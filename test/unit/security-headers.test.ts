@@ -1,0 +1,163 @@
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadClientAssets, type ClientAssets } from '../../server/render/client-assets.ts';
+import { routes } from '../../shared/routes.ts';
+import { buildApp } from '../support/build-app.ts';
+import { close, listen } from '../support/http-client.ts';
+import { fixtureRoutes } from '../support/pages.tsx';
+import type { Server } from 'node:http';
+
+const BUILT_CLIENT = join(import.meta.dirname, '..', '..', 'dist', 'client');
+
+function nonceOfHeader(csp: string | undefined): string {
+  const match = /script-src 'nonce-([^']+)' 'strict-dynamic'/.exec(csp ?? '');
+  if (match?.[1] === undefined) throw new Error(`no script nonce in ${csp}`);
+  return match[1];
+}
+
+describe('Content-Security-Policy', () => {
+  const { app } = buildApp(fixtureRoutes());
+
+  test('carries a fresh nonce of at least 128 bits on every request', async () => {
+    const nonces = new Set<string>();
+    for (let i = 0; i < 20; i += 1) {
+      const res = await request(app).get(i % 2 === 0 ? '/users/1' : '/missing');
+      nonces.add(nonceOfHeader(res.headers['content-security-policy']));
+    }
+    expect(nonces.size).toBe(20);
+    for (const nonce of nonces) expect(Buffer.from(nonce, 'base64').length).toBeGreaterThanOrEqual(16);
+  });
+
+  test('allows scripts only by nonce with strict-dynamic, and styles only by nonce', async () => {
+    const res = await request(app).get('/users/1');
+    const csp = String(res.headers['content-security-policy']);
+    const nonce = nonceOfHeader(csp);
+    expect(csp).toContain(`script-src 'nonce-${nonce}' 'strict-dynamic';`);
+    expect(csp).toContain(`style-src 'self' 'nonce-${nonce}'`);
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("script-src-attr 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('unsafe-eval');
+  });
+
+  test('gives the same nonce to every script and style of a streamed page, React\'s own included', async () => {
+    const { app: streaming } = buildApp(fixtureRoutes(20));
+    const res = await request(streaming).get('/slow').set('User-Agent', 'Mozilla/5.0 Chrome/140.0');
+    const nonce = nonceOfHeader(res.headers['content-security-policy']);
+    const tags = res.text.match(/<(script|style)\b[^>]*>/g) ?? [];
+    // The shell's style plus React's streaming scripts for the late boundary.
+    expect(tags.filter((tag) => tag.startsWith('<script')).length).toBeGreaterThan(0);
+    for (const tag of tags) expect(tag).toContain(`nonce="${nonce}"`);
+  });
+
+  test('is on status and error pages too', async () => {
+    for (const path of ['/missing', '/%E0%A4%A', '/throw-in-load']) {
+      const res = await request(app).get(path);
+      const nonce = nonceOfHeader(res.headers['content-security-policy']);
+      expect(res.text).toContain(`<style nonce="${nonce}">`);
+      expect(res.headers['strict-transport-security']).toBeTruthy();
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
+  test('never sends X-Powered-By', async () => {
+    for (const path of ['/', '/missing', '/throw-in-load', '/healthz']) {
+      const res = await request(app).get(path);
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    }
+  });
+});
+
+describe('client assets (built by npm run build)', () => {
+  let assets: ClientAssets;
+  let server: Server;
+  let port: number;
+
+  beforeAll(async () => {
+    assets = loadClientAssets(BUILT_CLIENT);
+    const listening = await listen(buildApp(routes, { assets }).app);
+    server = listening.server;
+    port = Number(new URL(listening.origin).port);
+  });
+  afterAll(() => close(server));
+
+  function home() {
+    const page = assets.pages.get('home');
+    if (page === undefined) throw new Error('the build has no home page');
+    return page;
+  }
+
+  test('the home page loads its own module with the nonce, and preloads its chunks', async () => {
+    const { app } = buildApp(routes, { assets });
+    const res = await request(app).get('/');
+    const nonce = nonceOfHeader(res.headers['content-security-policy']);
+    const page = home();
+    expect(res.text).toContain(`<script type="module" src="${page.script}" nonce="${nonce}"`);
+    for (const chunk of page.preloads) expect(res.text).toContain(`<link rel="modulepreload" href="${chunk}" nonce="${nonce}"/>`);
+    expect(res.text).toMatch(/<div id="root"><header class="app-header">.*<main/);
+  });
+
+  test('serves built files with immutable caching', async () => {
+    const { app } = buildApp(routes, { assets });
+    const res = await request(app).get(home().script);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  /** Sends the request target byte for byte: HTTP clients would normalise the dots. */
+  function rawGet(target: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+      });
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+  }
+
+  test.each([
+    '/assets/../package.json',
+    '/assets/..%2fpackage.json',
+    '/assets/%2e%2e/package.json',
+    '/assets/%2E%2E%2Fpackage.json',
+    '/assets/..%5cpackage.json',
+    '/assets/%252e%252e/package.json',
+    '/assets/..%2f..%2fdist%2fclient%2fmanifest.json',
+    '/assets/%2e%2e%2fmanifest.json',
+    '/assets/....//package.json',
+  ])('never reads outside the assets folder: %s', async (target) => {
+    const res = await rawGet(target);
+    const status = Number(res.slice(9, 12));
+    expect(status).toBe(404);
+    expect(res).not.toContain('"devDependencies"');
+    expect(res).not.toContain('"pages"');
+  });
+});
+
+describe('helmet headers', () => {
+  test('are exactly what helmet itself sets, computed once', async () => {
+    const { helmetStaticHeaders } = await import('../../server/security/security-headers.ts');
+    const headers = Object.fromEntries(helmetStaticHeaders());
+    expect(headers).toMatchObject({
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'no-referrer',
+      'strict-transport-security': 'max-age=31536000; includeSubDomains',
+      'x-content-type-options': 'nosniff',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-frame-options': 'SAMEORIGIN',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    });
+    const { app } = buildApp(fixtureRoutes());
+    const res = await request(app).get('/missing');
+    for (const [name, value] of Object.entries(headers)) expect(res.headers[name], name).toBe(value);
+  });
+});

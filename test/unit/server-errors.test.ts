@@ -1,0 +1,107 @@
+import request from 'supertest';
+import { describe, expect, test } from 'vitest';
+import { buildApp, errorLines, LEVEL, type LogLine } from '../support/build-app.ts';
+import { fixtureRoutes } from '../support/pages.tsx';
+
+const DIGEST_ON_PAGE = /Digest: ([A-Za-z0-9_-]+)/;
+
+function digestOnPage(html: string): string {
+  const match = DIGEST_ON_PAGE.exec(html);
+  if (match?.[1] === undefined) throw new Error(`no digest on the page:\n${html}`);
+  return match[1];
+}
+
+function only<T>(items: readonly T[]): T {
+  expect(items).toHaveLength(1);
+  const [item] = items;
+  if (item === undefined) throw new Error('expected one item');
+  return item;
+}
+
+describe('server-side exceptions', () => {
+  test.each([
+    ['load', '/throw-in-load', 'RangeError', 'load exploded: SECRET-LOAD-DETAIL', '/throw-in-load'],
+    ['the shell render', '/throw-in-render', 'TypeError', 'render exploded: SECRET-RENDER-DETAIL', '/throw-in-render'],
+  ])('an exception in %s gives the 500 page with the digest of its one error log line', async (_where, path, name, message, route) => {
+    const { app, logs } = buildApp(fixtureRoutes());
+    const res = await request(app).get(path).set('Host', 'shop.example.com').set('X-Request-Id', 'req-123');
+
+    expect(res.status).toBe(500);
+    expect(res.text).toContain('<title>500: Internal Server Error.</title>');
+    expect(res.text).toContain(
+      'Application error: a server-side exception has occurred while loading shop.example.com (see the server logs for more information).',
+    );
+    expect(res.text).toContain('<meta name="robots" content="noindex"/>');
+    expect(res.text).not.toMatch(/<script/i);
+    expect(res.headers['content-security-policy']).toMatch(/nonce-/);
+
+    const line = only(errorLines(logs));
+    expect(line).toMatchObject({
+      level: LEVEL.error,
+      digest: digestOnPage(res.text),
+      reqId: 'req-123',
+      method: 'GET',
+      path,
+      route,
+      err: { name, message, stack: expect.stringContaining(message) },
+      fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
+  });
+
+  test('never shows the error message or stack to the visitor in production', async () => {
+    const { app } = buildApp(fixtureRoutes());
+    for (const path of ['/throw-in-load', '/throw-in-render']) {
+      const res = await request(app).get(path);
+      expect(res.text).not.toContain('SECRET');
+      expect(res.text).not.toContain('exploded');
+      expect(res.text).not.toMatch(/\bat .*\(.*:\d+:\d+\)/);
+    }
+  });
+
+  test('shows message and stack below the generic text in development', async () => {
+    const { app } = buildApp(fixtureRoutes(), { development: true });
+    const res = await request(app).get('/throw-in-load');
+    expect(res.status).toBe(500);
+    expect(res.text).toContain('Application error: a server-side exception');
+    expect(res.text).toContain('RangeError: load exploded: SECRET-LOAD-DETAIL');
+  });
+
+  test('gives every occurrence a new digest of at least 64 bits, with one stable fingerprint', async () => {
+    const { app, logs } = buildApp(fixtureRoutes());
+    const first = await request(app).get('/throw-in-load');
+    const second = await request(app).get('/throw-in-load');
+    const [a, b] = [digestOnPage(first.text), digestOnPage(second.text)];
+    expect(a).not.toBe(b);
+    // base64url: 6 bits a character.
+    expect(a.length * 6).toBeGreaterThanOrEqual(64);
+    const lines = errorLines(logs);
+    expect(lines.map((line) => line.digest)).toEqual([a, b]);
+    expect(lines[0]?.fingerprint).toBe(lines[1]?.fingerprint);
+  });
+
+  test('names the configured public origin on the error page, not the Host header', async () => {
+    const { app } = buildApp(fixtureRoutes(), { publicOrigin: new URL('https://www.example.org') });
+    const res = await request(app).get('/throw-in-load').set('Host', 'evil.example.net');
+    expect(res.text).toContain('while loading www.example.org (see');
+    expect(res.text).not.toContain('evil.example.net');
+  });
+
+  test('escapes the host it names', async () => {
+    const { app } = buildApp(fixtureRoutes());
+    const res = await request(app).get('/throw-in-load').set('Host', "a'b.example");
+    expect(res.text).toContain('while loading a&#x27;b.example (see');
+  });
+
+  test('an exception in a Suspense boundary after the shell keeps 200 and streams the logged digest', async () => {
+    const { app, logs } = buildApp(fixtureRoutes());
+    const res = await request(app).get('/boundary-error');
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('SHELL-HEADING');
+    expect(res.text).not.toContain('SECRET');
+    const line: LogLine = only(errorLines(logs));
+    expect(line).toMatchObject({ route: '/boundary-error', err: { message: 'boundary exploded: SECRET-BOUNDARY-DETAIL' } });
+    expect(typeof line.digest).toBe('string');
+    // React writes the digest onDone returned into the boundary's client-render instruction.
+    expect(res.text).toContain(String(line.digest));
+  });
+});
