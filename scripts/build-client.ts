@@ -1,20 +1,16 @@
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { basename, extname, join, relative, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
+import { ASSETS_PATH, MANIFEST_FILE, type ClientManifest, type PageAssets } from '../server/render/client-assets.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 
 export interface ClientBuildOptions {
   /** Folder of page modules; each `<name>.tsx` becomes the hydrating entry of page `<name>`. */
   readonly pagesDir: string;
-  /** Output: `manifest.json` here, the files served under `/assets/` in `assets/`. */
+  /** Output: the manifest (`MANIFEST_FILE`) here, the files served under `/assets/` in `assets/`. */
   readonly outDir: string;
   readonly mode: 'production' | 'development';
-}
-
-export interface PageManifestEntry {
-  readonly script: string;
-  readonly preloads: readonly string[];
 }
 
 const ENTRY_NAMESPACE = 'page-entry';
@@ -79,16 +75,17 @@ export function clientBuildOptions(names: readonly string[], { pagesDir, outDir,
 }
 
 /** Maps each page to its entry file and the chunks it statically imports, as public URLs. */
-export async function writeManifest(metafile: esbuild.Metafile, outDir: string): Promise<Record<string, PageManifestEntry>> {
+export async function writeManifest(metafile: esbuild.Metafile, outDir: string): Promise<Record<string, PageAssets>> {
   const assetsDir = join(outDir, 'assets');
-  const url = (file: string) => `/assets/${relative(assetsDir, resolve(ROOT, file)).split('\\').join('/')}`;
-  const pages: Record<string, PageManifestEntry> = {};
+  const url = (file: string) => `${ASSETS_PATH}${relative(assetsDir, resolve(ROOT, file)).split('\\').join('/')}`;
+  const pages: Record<string, PageAssets> = {};
   for (const [output, meta] of Object.entries(metafile.outputs)) {
     if (meta.entryPoint === undefined || !meta.entryPoint.startsWith(`${ENTRY_NAMESPACE}:`)) continue;
     const name = meta.entryPoint.slice(ENTRY_NAMESPACE.length + 1);
     pages[name] = { script: url(output), preloads: [...staticImports(metafile, output)].map(url) };
   }
-  await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify({ pages }, null, 2)}\n`);
+  const manifest: ClientManifest = { pages };
+  await writeFile(join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   return pages;
 }
 
@@ -101,7 +98,7 @@ export async function cleanClientOutput(outDir: string): Promise<void> {
  * Builds content-hashed ES modules with code splitting (each page loads only its own code
  * plus shared chunks) and writes the manifest the server reads once at start.
  */
-export async function buildClient(options: ClientBuildOptions): Promise<Record<string, PageManifestEntry>> {
+export async function buildClient(options: ClientBuildOptions): Promise<Record<string, PageAssets>> {
   const names = await pageNames(options.pagesDir);
   await cleanClientOutput(options.outDir);
   const result = await esbuild.build(clientBuildOptions(names, options));

@@ -1,27 +1,24 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { RouteDefinition } from '../shared/route-definition.ts';
+import { DEFAULTS, type TrustProxy } from './config.ts';
 import { resolveAnalytics, type AnalyticsOptions } from './render/analytics.ts';
 import { ASSETS_PATH, type ClientAssets } from './render/client-assets.ts';
 import { createContentSecurityPolicy } from './security/content-security-policy.ts';
-import { createConnectionDrain } from './lifecycle/drain-connections.ts';
 import { createErrorHandler, createMethodNotAllowedHandler, createNotFoundHandler } from './errors/error-handler.ts';
 import { FAVICON_PATH, sendFavicon } from './static/favicon.ts';
-import { alwaysReady, createHealthRouter, type Readiness } from './lifecycle/health.ts';
+import { alwaysReady, createConnectionDrain, createHealthRouter, type Readiness } from './lifecycle/readiness.ts';
 import { createHttpLogger } from './observability/http-logger.ts';
 import { labelRoute } from './observability/label-route.ts';
 import { liveReloadScript } from './render/live-reload.ts';
 import { rejectMalformedRequests } from './errors/malformed-request.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { createMetricsMiddleware } from './observability/metrics-middleware.ts';
-import { createPageHandler } from './render/render-page.tsx';
+import { createPageHandler, type PageHandlerOptions } from './render/render-page.tsx';
 import { createSecurityHeaders } from './security/security-headers.ts';
 import { createStaticAssets } from './static/static-assets.ts';
 import { createStatusPages } from './errors/status-pages.ts';
 import { createTelemetryRouter } from './telemetry/telemetry-endpoints.ts';
-
-/** What Express's `trust proxy` setting accepts: a hop count, addresses, or names. */
-export type TrustProxy = boolean | number | string | readonly string[];
 
 export interface AppOptions {
   /** The page table; see shared/routes.ts. */
@@ -33,7 +30,7 @@ export interface AppOptions {
   readonly publicOrigin?: URL | undefined;
   /** Which peers' `X-Forwarded-*` headers to believe. Default: none. */
   readonly trustProxy?: TrustProxy;
-  /** Default 10 s. */
+  /** Default `DEFAULTS.renderTimeoutMs` (10 s). */
   readonly renderTimeoutMs?: number;
   /** Shows error messages and stacks on the error page. Default false: never in production. */
   readonly development?: boolean;
@@ -48,13 +45,8 @@ export interface AppOptions {
   /** Compress streamed pages (gzip or brotli, flushed as React flushes). Default: on. */
   readonly compression?: boolean;
   /** Prometheus series to record into; served by main.ts on its own port. Default: none. */
-  readonly metrics?: AppMetrics | undefined;
+  readonly metrics?: Metrics | undefined;
 }
-
-export type AppMetrics = Metrics;
-
-export const DEFAULT_RENDER_TIMEOUT_MS = 10_000;
-export const DEFAULT_TELEMETRY_RATE_PER_MINUTE = 60;
 
 /**
  * Builds the application without listening, so tests can hand it to supertest.
@@ -63,9 +55,7 @@ export const DEFAULT_TELEMETRY_RATE_PER_MINUTE = 60;
  * 404 handler and the error handler last.
  */
 export function createApp(options: AppOptions): Express {
-  const { routes, logger, assets, publicOrigin, development = false } = options;
-  const renderTimeoutMs = options.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
-  const { metrics } = options;
+  const { routes, logger, assets, publicOrigin, metrics, development = false } = options;
   const liveReloadUrl = development ? options.liveReloadUrl : undefined;
   const reload = liveReloadUrl === undefined ? undefined : liveReloadScript(liveReloadUrl);
   const analytics = resolveAnalytics(options.analytics);
@@ -96,19 +86,20 @@ export function createApp(options: AppOptions): Express {
       createTelemetryRouter({
         routePatterns: routes.map((route) => route.path),
         metrics,
-        ratePerMinute: options.telemetry?.ratePerMinute ?? DEFAULT_TELEMETRY_RATE_PER_MINUTE,
+        ratePerMinute: options.telemetry?.ratePerMinute ?? DEFAULTS.telemetryRatePerMinute,
       }),
     );
   }
 
-  const pageOptions = {
-    renderTimeoutMs,
+  // Resolved once here: the page handler takes every setting as given.
+  const pageOptions: PageHandlerOptions = {
+    renderTimeoutMs: options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs,
     assets,
     liveReloadScript: reload,
     analyticsSources: analytics.sources,
     telemetry,
     development,
-    compression: options.compression ?? true,
+    compression: options.compression ?? DEFAULTS.compression,
     onShellReady: metrics === undefined ? undefined : (route: string, seconds: number) => metrics.observeShell(route, seconds),
   };
   const methodNotAllowed = createMethodNotAllowedHandler(pages);

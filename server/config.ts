@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
-import type { TrustProxy } from './app.ts';
+
+/** What Express's `trust proxy` setting accepts: a hop count, addresses, or names. */
+export type TrustProxy = boolean | number | string | readonly string[];
 
 export type Environment = 'production' | 'development' | 'test';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -35,7 +37,10 @@ export interface Config {
   readonly compression: boolean;
 }
 
-/** Defaults a deployment must agree with (deploy/ manifests are checked against these). */
+/**
+ * Every default, written once: `parseConfig` and `createApp` both read them, and the deploy/
+ * manifests are checked against them.
+ */
 export const DEFAULTS = {
   port: 3000,
   keepAliveTimeoutMs: 65_000,
@@ -44,6 +49,7 @@ export const DEFAULTS = {
   shutdownDelayMsProduction: 5_000,
   shutdownDeadlineMs: 20_000,
   telemetryRatePerMinute: 60,
+  compression: true,
 } as const;
 
 /** A bad value: the message names the variable and the value, and the process stops. */
@@ -190,7 +196,7 @@ export function parseConfig(env: Env, defaults: { readonly assetsDir: string }):
     analyticsPageViews: scriptSwitch(env, 'ANALYTICS_PAGE_VIEWS'),
     analyticsSpeedInsights: scriptSwitch(env, 'ANALYTICS_SPEED_INSIGHTS'),
     webVitals: onOff(env, 'WEB_VITALS', false),
-    compression: onOff(env, 'COMPRESSION', true),
+    compression: onOff(env, 'COMPRESSION', DEFAULTS.compression),
     telemetryRatePerMinute: integer(env, 'TELEMETRY_RATE_PER_MINUTE', DEFAULTS.telemetryRatePerMinute, 1, 100_000),
     metricsPort: optionalPort(env, 'METRICS_PORT'),
     metricsHost: listenHost(env, 'METRICS_HOST'),

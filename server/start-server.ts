@@ -10,7 +10,7 @@ import { createHttpServer } from './lifecycle/http-server.ts';
 import { createLogger } from './observability/logger.ts';
 import { createMetrics } from './observability/metrics.ts';
 import { createMetricsServer } from './observability/metrics-server.ts';
-import { ReadinessState } from './lifecycle/readiness-state.ts';
+import { ReadinessState } from './lifecycle/readiness.ts';
 
 export interface StartOptions {
   /** Lets a harness put handlers in front of the app (test fixtures); production passes none. */

@@ -1,6 +1,8 @@
 /**
- * The statuses a page can end in, with the exact wording of docs/status-pages.md.
- * Shared by the server (status pages, JSON answers) and the client (error page).
+ * Every status the service answers with a page, with the exact wording of
+ * docs/status-pages.md: the statuses a page can end in, then the platform's own answers with
+ * their standard reason phrases. Shared by the server (status pages, JSON answers) and the
+ * client (error page).
  */
 export const STATUS_MESSAGES = {
   400: 'Bad Request.',
@@ -8,6 +10,13 @@ export const STATUS_MESSAGES = {
   403: 'This page could not be accessed.',
   404: 'This page could not be found.',
   405: 'Method Not Allowed.',
+  408: 'Request Timeout.',
+  413: 'Payload Too Large.',
+  414: 'URI Too Long.',
+  415: 'Unsupported Media Type.',
+  422: 'Unprocessable Entity.',
+  429: 'Too Many Requests.',
+  431: 'Request Header Fields Too Large.',
   500: 'Internal Server Error.',
 } as const;
 

@@ -1,5 +1,3 @@
-import type { ReactNode } from 'react';
-
 /**
  * The look of every status and error page: status as a heading, message beside it, centred,
  * system font, light and dark scheme. Plain CSS in one string so the server can inline it
@@ -25,7 +23,6 @@ export interface StatusViewProps {
   readonly digest?: string | undefined;
   /** Development only: the error's message and stack. */
   readonly detail?: string | undefined;
-  readonly children?: ReactNode;
 }
 
 export function StatusView({ status, message, digest, detail }: StatusViewProps) {

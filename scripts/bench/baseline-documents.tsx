@@ -6,7 +6,7 @@ import { loadClientAssets } from '../../server/render/client-assets.ts';
 import { serializeForScript } from '../../server/render/embedded-json.ts';
 import { PageDocument } from '../../server/render/page-document.tsx';
 import { StatusDocument } from '../../server/errors/status-document.tsx';
-import { messageForStatus } from '../../server/errors/status-pages.ts';
+import { statusMessage } from '../../shared/http-error.ts';
 import { SuspensePage } from './suspense-page.tsx';
 
 /**
@@ -52,6 +52,6 @@ export function suspenseElement(delayMs: number): ReactElement {
 
 /** The product's 404 document, rendered by React. */
 export function notFoundElement(): ReactElement {
-  const message = messageForStatus(404);
+  const message = statusMessage(404);
   return <StatusDocument title={`404: ${message}`} nonce={BASELINE_NONCE} analyticsSources={[]} status={404} message={message} />;
 }

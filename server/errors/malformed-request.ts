@@ -45,7 +45,7 @@ function bad(problem: string): Malformation {
 /** Origin-form (`/path`) or absolute-form (`http://host/path`); `*` is handled before this. */
 const REQUEST_TARGET = /^(?:\/|https?:\/\/)/i;
 
-/** What is wrong with a request, or `undefined` when it is fine. Pure, so tests can call it. */
+/** What is wrong with a request, or `undefined` when it is fine. */
 export function findMalformation(req: Pick<Request, 'url' | 'rawHeaders' | 'httpVersion' | 'headers'>): Malformation | undefined {
   if (req.url.length > MAX_URL_LENGTH) return { status: 414, problem: 'request target too long' };
   const declared = req.headers['content-length'];

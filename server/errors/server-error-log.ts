@@ -14,7 +14,7 @@ interface ErrorFields {
   readonly stack: string | undefined;
 }
 
-function describeError(error: unknown): ErrorFields {
+function errorFields(error: unknown): ErrorFields {
   if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack };
   return { name: 'NonError', message: String(error), stack: undefined };
 }
@@ -30,7 +30,7 @@ export function logServerError(req: Request, error: unknown): string {
 
   const digest = createDigest();
   if (isObject) digests.set(error, digest);
-  const { name, message, stack } = describeError(error);
+  const { name, message, stack } = errorFields(error);
   req.log.error(
     {
       digest,

@@ -1,7 +1,6 @@
-import { STATUS_CODES } from 'node:http';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { isKnownStatus, statusMessage } from '../../shared/http-error.ts';
+import { statusMessage } from '../../shared/http-error.ts';
 import { applicationErrorMessage } from '../../shared/status-view.tsx';
 import { escapeHtml } from '../render/escape-html.ts';
 import { compileTemplate, type HtmlTemplate } from '../render/html-template.ts';
@@ -30,21 +29,14 @@ export interface StatusPages {
   serverError(values: ErrorPageValues): string;
 }
 
-/** The wording of docs/status-pages.md where it has one; the standard reason phrase for the platform's others. */
-export function messageForStatus(status: number): string {
-  if (isKnownStatus(status)) return statusMessage(status);
-  const reason = STATUS_CODES[status];
-  return reason === undefined ? statusMessage(status) : `${reason}.`;
-}
-
 function titleFor(status: number): string {
-  return `${status}: ${messageForStatus(status)}`;
+  return `${status}: ${statusMessage(status)}`;
 }
 
 type DocumentProps = Omit<Parameters<typeof StatusDocument>[0], 'analyticsSources'>;
 
 function compileStatusPage(renderDocument: (props: DocumentProps) => string, status: number): HtmlTemplate<'nonce'> {
-  const html = renderDocument({ title: titleFor(status), nonce: NONCE, status, message: messageForStatus(status) });
+  const html = renderDocument({ title: titleFor(status), nonce: NONCE, status, message: statusMessage(status) });
   return compileTemplate(html, [['nonce', NONCE]]);
 }
 

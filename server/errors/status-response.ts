@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { setHtmlHeaders } from '../render/html-headers.ts';
-import { messageForStatus, type StatusPages } from './status-pages.ts';
+import { statusMessage } from '../../shared/http-error.ts';
+import type { StatusPages } from './status-pages.ts';
 
 export interface StatusAnswer {
   readonly status: number;
@@ -18,13 +19,12 @@ export interface RenderedAnswer {
 }
 
 /**
- * docs/status-pages.md: a client that prefers JSON to HTML gets the same status as JSON. Pure: maps an
- * answer to bytes, so its wording is tested without a server.
+ * A client that prefers JSON to HTML gets the same status as JSON (docs/status-pages.md).
  */
 export function renderStatusAnswer(pages: StatusPages, answer: StatusAnswer, nonce: string, wantsJson: boolean): RenderedAnswer {
   const { status, digest } = answer;
   if (wantsJson) {
-    const body = digest === undefined ? { status, message: messageForStatus(status) } : { status, message: messageForStatus(status), digest };
+    const body = digest === undefined ? { status, message: statusMessage(status) } : { status, message: statusMessage(status), digest };
     return { contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) };
   }
   const body =

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { constants } from 'node:os';
 import type { Logger } from 'pino';
-import type { ReadinessState } from './readiness-state.ts';
+import type { ReadinessState } from './readiness.ts';
 
 export interface ShutdownOptions {
   readonly server: Server;
@@ -37,7 +37,7 @@ function forcedExitCode(signal: NodeJS.Signals): number {
  *
  * Node keeps serving on open keep-alive connections after `server.close()` and still
  * advertises keep-alive, so `close()` alone would wait for every client's idle timeout. Once
- * readiness is off, the app answers with `Connection: close` (drain-connections.ts), so
+ * readiness is off, the app answers with `Connection: close` (createConnectionDrain in readiness.ts), so
  * clients and proxies leave without racing our close; a stream that began before the signal
  * had already promised keep-alive, so after the delay connections that fall idle are closed
  * as they appear.

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp, type HttpLogger } from 'pino-http';
-import { isProbePath } from '../lifecycle/health.ts';
+import { isProbePath } from '../lifecycle/readiness.ts';
 import { assignRequestId } from './request-id.ts';
 import { requestPath } from './request-path.ts';
 

@@ -1,18 +1,18 @@
 import { constants, createBrotliCompress, createGzip, type BrotliCompress, type Gzip } from 'node:zlib';
 import type { Request, Response } from 'express';
+import Negotiator from 'negotiator';
 
 export type ContentEncoding = 'br' | 'gzip';
+
+const ENCODINGS: readonly ContentEncoding[] = ['br', 'gzip'];
 
 /**
  * The client's preferred encoding we support, or undefined for identity (RFC 9110 §12.5.3).
  * Browsers list `gzip` before `br` without weights; when weights say nothing, brotli wins.
  */
-export function negotiateEncoding(req: Request): ContentEncoding | undefined {
-  const chosen = req.acceptsEncodings('br', 'gzip');
-  if (chosen !== 'br' && chosen !== 'gzip') return undefined;
-  const header = req.get('accept-encoding') ?? '';
-  if (chosen === 'gzip' && !header.includes('q=') && req.acceptsEncodings('br') === 'br') return 'br';
-  return chosen;
+export function negotiateEncoding(req: Pick<Request, 'headers'>): ContentEncoding | undefined {
+  if (req.headers['accept-encoding'] === undefined) return undefined;
+  return new Negotiator(req).encoding(ENCODINGS, { preferred: ENCODINGS });
 }
 
 /**

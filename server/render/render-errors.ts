@@ -1,4 +1,4 @@
-/** Why a render was stopped early. None is logged as an error: each is an expected outcome. */
+/** Why a render was stopped early: expected outcomes, which the page handler logs itself. */
 export class ClientDisconnectedError extends Error {
   override readonly name = 'ClientDisconnectedError';
   constructor() {

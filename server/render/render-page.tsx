@@ -21,17 +21,17 @@ export interface PageHandlerOptions {
   readonly renderTimeoutMs: number;
   readonly assets: ClientAssets | undefined;
   /** Development only: inline script that reloads the page after a rebuild. */
-  readonly liveReloadScript?: string | undefined;
+  readonly liveReloadScript: string | undefined;
   /** Analytics script URLs for the document head (docs/observability.md). */
-  readonly analyticsSources?: readonly string[];
+  readonly analyticsSources: readonly string[];
   /** Tells the page to report web vitals and client errors (docs/observability.md). */
-  readonly telemetry?: boolean;
+  readonly telemetry: boolean;
   /** Development server: the client's error page may show message and stack. */
-  readonly development?: boolean;
+  readonly development: boolean;
   /** Hears the time to shell of every page, e.g. for metrics. */
-  readonly onShellReady?: ((route: string, seconds: number) => void) | undefined;
+  readonly onShellReady: ((route: string, seconds: number) => void) | undefined;
   /** gzip or brotli when the client accepts it; off where a proxy compresses instead. */
-  readonly compression?: boolean;
+  readonly compression: boolean;
 }
 
 function documentTitle(route: RouteDefinition, data: unknown): string {
@@ -46,7 +46,7 @@ function documentTitle(route: RouteDefinition, data: unknown): string {
  * that goes away aborts the render and is logged as an abort, never as an error.
  */
 export function createPageHandler(route: RouteDefinition, options: PageHandlerOptions): RequestHandler {
-  const { renderTimeoutMs, assets, liveReloadScript, analyticsSources = [], telemetry = false, development = false, onShellReady, compression = true } = options;
+  const { renderTimeoutMs, assets, liveReloadScript, analyticsSources, telemetry, development, onShellReady, compression } = options;
   const pageAssets = route.page === undefined ? undefined : assets?.pages.get(route.page);
   if (route.page !== undefined && assets !== undefined && pageAssets === undefined) {
     throw new Error(`Route ${route.path}: page "${route.page}" is not in the client build`);

@@ -6,14 +6,14 @@ import { ROOT } from '../../scripts/build-client.ts';
 import { firstLoadJavaScript, smallestHydratingBundle, scriptUrlsInHtml, type JavaScriptWeight } from '../../scripts/bench/first-load-js.ts';
 import { firstLoadUrls } from '../../scripts/bench/manifest-urls.ts';
 import { FIRST_LOAD_ALLOWANCE_BYTES } from '../../scripts/bench/targets.ts';
-import { loadClientAssets } from '../../server/render/client-assets.ts';
+import { loadClientAssets, MANIFEST_FILE } from '../../server/render/client-assets.ts';
 import { defineRoute } from '../../shared/route-definition.ts';
 import { routes } from '../../shared/routes.ts';
 import { forbidden, notFound, unauthorized } from '../../shared/status-helpers.ts';
 import { buildApp } from '../support/build-app.ts';
 
 /**
- * Issue 5's budgets that do not depend on timing: what `/` makes the browser download, next to
+ * The budgets that do not depend on timing: what `/` makes the browser download, next to
  * the least any hydrating page must, and no script at all on status pages. Reads the client
  * that `npm run build` wrote (npm test builds before vitest runs).
  */
@@ -41,7 +41,7 @@ describe('first-load JavaScript of /', () => {
   let smallest: JavaScriptWeight;
 
   beforeAll(async () => {
-    if (!existsSync(join(CLIENT_DIR, 'manifest.json'))) throw new Error(`${CLIENT_DIR}/manifest.json is missing: run npm run build first`);
+    if (!existsSync(join(CLIENT_DIR, MANIFEST_FILE))) throw new Error(`${CLIENT_DIR}/${MANIFEST_FILE} is missing: run npm run build first`);
     [home, smallest] = await Promise.all([firstLoadJavaScript(CLIENT_DIR, 'home'), smallestHydratingBundle()]);
   });
 

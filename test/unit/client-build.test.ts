@@ -2,12 +2,13 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildClient, type PageManifestEntry } from '../../scripts/build-client.ts';
+import { buildClient } from '../../scripts/build-client.ts';
+import type { PageAssets } from '../../server/render/client-assets.ts';
 import { loadClientAssets } from '../../server/render/client-assets.ts';
 
 describe('the client build', () => {
   let outDir: string;
-  let pages: Record<string, PageManifestEntry>;
+  let pages: Record<string, PageAssets>;
 
   beforeAll(async () => {
     outDir = await mkdtemp(join(tmpdir(), 'client-build-'));
@@ -19,7 +20,7 @@ describe('the client build', () => {
     return readFile(join(outDir, 'assets', url.replace('/assets/', '')), 'utf8');
   }
 
-  async function pageCode(page: PageManifestEntry): Promise<string> {
+  async function pageCode(page: PageAssets): Promise<string> {
     const files = await Promise.all([page.script, ...page.preloads].map(contents));
     return files.join('\n');
   }

@@ -1,7 +1,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { ReadinessState } from '../../server/lifecycle/readiness-state.ts';
+import { ReadinessState } from '../../server/lifecycle/readiness.ts';
 import { buildApp, LEVEL } from '../support/build-app.ts';
 import { close, listen } from '../support/http-client.ts';
 import { fixtureRoutes } from '../support/pages.tsx';
