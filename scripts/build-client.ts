@@ -1,4 +1,6 @@
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import { basename, extname, join, relative, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { ASSETS_PATH, MANIFEST_FILE, type ClientManifest, type PageAssets } from '../server/render/client-assets.ts';
@@ -102,5 +104,30 @@ export async function buildClient(options: ClientBuildOptions): Promise<Record<s
   const names = await pageNames(options.pagesDir);
   await cleanClientOutput(options.outDir);
   const result = await esbuild.build(clientBuildOptions(names, options));
+  await precompressAssets(join(options.outDir, 'assets'));
   return writeManifest(result.metafile, options.outDir);
+}
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * Writes `<file>.br` (brotli 11) and `<file>.gz` (gzip 9) beside every built file the
+ * compression makes smaller. The server reads them at start, so the first visitor of a new
+ * instance gets the compressed bundle too; the maximum levels cost build time, never requests.
+ */
+export async function precompressAssets(assetsDir: string): Promise<void> {
+  const entries = await readdir(assetsDir, { withFileTypes: true, recursive: true });
+  const files = entries.filter((entry) => entry.isFile() && !/\.(?:br|gz)$/.test(entry.name)).map((entry) => join(entry.parentPath, entry.name));
+  await Promise.all(
+    files.map(async (file) => {
+      const identity = await readFile(file);
+      const [br, gz] = await Promise.all([
+        brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+        gzipAsync(identity, { level: 9 }),
+      ]);
+      if (br.length < identity.length) await writeFile(`${file}.br`, br);
+      if (gz.length < identity.length) await writeFile(`${file}.gz`, gz);
+    }),
+  );
 }

@@ -6,6 +6,8 @@ declare global {
       cspNonce: string;
       /** The matched route's path pattern, for logs; unset when no page route matched. */
       routePattern?: string;
+      /** A non-object thrown and logged during this request, so it is logged only once. */
+      loggedPrimitive?: { readonly error: unknown; readonly digest: string };
     }
   }
 }

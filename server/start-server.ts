@@ -74,7 +74,7 @@ export async function startServer(config: Config, routes: readonly RouteDefiniti
   });
 
   if (metrics !== undefined && config.metricsPort !== undefined) {
-    const metricsServer = createMetricsServer(metrics.registry);
+    const metricsServer = createMetricsServer(metrics.registry, logger);
     // Scrapes must not keep the process alive during shutdown.
     metricsServer.unref();
     metricsServer.listen(config.metricsPort, config.metricsHost, () => {

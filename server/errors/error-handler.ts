@@ -1,5 +1,5 @@
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { describeError } from '../../shared/describe-error.ts';
-import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import { logServerError } from './server-error-log.ts';
 import { sendStatusAnswer } from './status-response.ts';
 import type { StatusPages } from './status-pages.ts';
@@ -13,16 +13,18 @@ export interface ErrorHandlerOptions {
   readonly development: boolean;
 }
 
-
 /**
  * The last middleware: 4xx errors become their status page; anything else is logged once
  * with a digest and answered with the 500 page that shows the same digest (docs/status-pages.md).
  */
 export function createErrorHandler({ pages, publicHost, development }: ErrorHandlerOptions): ErrorRequestHandler {
-  return function handleError(error: unknown, req: Request, res: Response, next: NextFunction) {
+  return function handleError(error: unknown, req: Request, res: Response, _next: unknown) {
     if (res.headersSent) {
-      // Too late for a status page; let Express close the connection.
-      next(error);
+      // Too late for a status page: log it like any other (Express's own handler would print
+      // it with console.error) and cut the response, so the client cannot take a truncated
+      // body for a whole one.
+      logServerError(req, toHttpError(error).cause ?? error);
+      res.destroy();
       return;
     }
     const httpError = toHttpError(error);

@@ -4,7 +4,9 @@ import { requestPath } from '../observability/request-path.ts';
 
 /**
  * Every error is logged once: the digest given to the first report is reused when the same
- * error object surfaces again (React's onError, then onShellError, then Express's handler).
+ * error surfaces again (React's onError, then onShellError, then Express's handler). Objects
+ * are remembered here; a thrown primitive (a string) cannot be, so the request remembers
+ * the last one it logged.
  */
 const digests = new WeakMap<object, string>();
 
@@ -20,16 +22,20 @@ function errorFields(error: unknown): ErrorFields {
 }
 
 /**
- * Writes the one `error` line of docs/status-pages.md (digest, request id via the child logger, method,
- * path, route pattern, error name, message, stack, fingerprint) and returns the digest.
+ * Writes the one `error` line of docs/status-pages.md (digest, request id via the child
+ * logger, method, path, route pattern, error name, message, stack, fingerprint) and returns
+ * the digest.
  */
 export function logServerError(req: Request, error: unknown): string {
   const isObject = typeof error === 'object' && error !== null;
-  const known = isObject ? digests.get(error) : undefined;
+  const locals = req.res?.locals;
+  const remembered = locals?.loggedPrimitive;
+  const known = isObject ? digests.get(error) : remembered !== undefined && remembered.error === error ? remembered.digest : undefined;
   if (known !== undefined) return known;
 
   const digest = createDigest();
   if (isObject) digests.set(error, digest);
+  else if (locals !== undefined) locals.loggedPrimitive = { error, digest };
   const { name, message, stack } = errorFields(error);
   req.log.error(
     {

@@ -23,7 +23,10 @@ export function StatusDocument({ title, nonce, analyticsSources, ...view }: Stat
         <AnalyticsScripts sources={analyticsSources} nonce={nonce} />
       </head>
       <body>
-        <StatusView {...view} />
+        {/* The page's one landmark: assistive technology jumps straight to it. */}
+        <main>
+          <StatusView {...view} />
+        </main>
       </body>
     </html>
   );

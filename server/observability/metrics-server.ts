@@ -1,11 +1,14 @@
 import { createServer, type Server } from 'node:http';
+import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import { createDigest } from '../errors/digest.ts';
 
 /**
- * Prometheus scrapes this listener on its own port (docs/deployment.md), so the series are never
- * reachable through the public port or the proxy in front of it.
+ * Prometheus scrapes this listener on its own port (docs/observability.md), so the series are
+ * never reachable through the public port or the proxy in front of it. A failed scrape is
+ * logged like any server error: one line with a digest, which the 500 answer names.
  */
-export function createMetricsServer(registry: Registry): Server {
+export function createMetricsServer(registry: Registry, logger: Logger): Server {
   return createServer(function serveMetrics(req, res) {
     if (req.url !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not Found\n');
@@ -15,8 +18,10 @@ export function createMetricsServer(registry: Registry): Server {
       (body) => {
         res.writeHead(200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' }).end(body);
       },
-      () => {
-        res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('metrics unavailable\n');
+      (error: unknown) => {
+        const digest = createDigest();
+        logger.error({ digest, err: error }, 'metrics scrape failed');
+        res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(`metrics unavailable: digest ${digest}\n`);
       },
     );
   });

@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
-import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ContentEncoding } from '../render/compression.ts';
 import { negotiateEncoding } from '../render/compression.ts';
@@ -19,10 +18,15 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 interface StaticFile {
   readonly type: string;
   readonly identity: Buffer;
-  /** Filled in the background after the first request that could use it. */
+  /** The build's `.br` and `.gz` siblings, where compression made the file smaller. */
   readonly encoded: Partial<Record<ContentEncoding, Buffer>>;
-  readonly pending: Set<ContentEncoding>;
 }
+
+/** Each encoding the build writes beside an asset, with its file suffix. */
+const SUFFIXES: ReadonlyArray<readonly [ContentEncoding, string]> = [
+  ['br', '.br'],
+  ['gzip', '.gz'],
+];
 
 function listFiles(dir: string): string[] {
   // No folder, no files: loadClientAssets has already refused a missing build in production.
@@ -32,30 +36,27 @@ function listFiles(dir: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
-function compressInBackground(file: StaticFile, encoding: ContentEncoding): void {
-  if (file.pending.has(encoding)) return;
-  file.pending.add(encoding);
-  const done = (error: Error | null, result: Buffer) => {
-    if (error === null && result.length < file.identity.length) file.encoded[encoding] = result;
-  };
-  if (encoding === 'br') {
-    brotliCompress(file.identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: file.identity.length } }, done);
-  } else {
-    gzip(file.identity, { level: 9 }, done);
+function readEncoded(path: string): Partial<Record<ContentEncoding, Buffer>> {
+  const encoded: Partial<Record<ContentEncoding, Buffer>> = {};
+  for (const [encoding, suffix] of SUFFIXES) {
+    if (existsSync(path + suffix)) encoded[encoding] = readFileSync(path + suffix);
   }
+  return encoded;
 }
 
 /**
- * The built client, served from memory: read once at start, compressed once (off the main
- * thread) the first time a client can take it. Only files the build wrote exist here, so no
- * spelling of `..` reaches anything else; unknown names fall through to the 404 page.
+ * The built client, served from memory: read once at start with the compressed copies the
+ * build wrote beside each file (scripts/build-client.ts), so even an instance's first visitor
+ * gets brotli or gzip; a build without them (`npm run dev`) is served as it is. Only files
+ * the build wrote exist here, so no spelling of `..` reaches anything else; unknown names fall
+ * through to the 404 page.
  */
 export function createStaticAssets(dir: string): RequestHandler {
   const files = new Map<string, StaticFile>();
   for (const path of listFiles(dir)) {
     const type = CONTENT_TYPES[extname(path)];
     if (type === undefined) continue;
-    files.set(`/${relative(dir, path).split('\\').join('/')}`, { type, identity: readFileSync(path), encoded: {}, pending: new Set() });
+    files.set(`/${relative(dir, path).split('\\').join('/')}`, { type, identity: readFileSync(path), encoded: readEncoded(path) });
   }
 
   return function serveAsset(req: Request, res: Response, next: NextFunction) {
@@ -66,7 +67,6 @@ export function createStaticAssets(dir: string): RequestHandler {
     }
     const encoding = negotiateEncoding(req);
     const encoded = encoding === undefined ? undefined : file.encoded[encoding];
-    if (encoding !== undefined && encoded === undefined) compressInBackground(file, encoding);
     const body = encoded ?? file.identity;
     res.setHeader('Content-Type', file.type);
     res.setHeader('Cache-Control', IMMUTABLE);

@@ -2,7 +2,9 @@ import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { createMetrics } from '../../server/observability/metrics.ts';
 import { createMetricsServer } from '../../server/observability/metrics-server.ts';
-import { buildApp } from '../support/build-app.ts';
+import { Gauge } from 'prom-client';
+import { createLogger } from '../../server/observability/logger.ts';
+import { buildApp, LEVEL, type LogLine } from '../support/build-app.ts';
 import { close, listen } from '../support/http-client.ts';
 import { fixtureRoutes } from '../support/pages.tsx';
 import type { Server } from 'node:http';
@@ -38,7 +40,7 @@ describe('Prometheus metrics', () => {
     const { app } = buildApp(fixtureRoutes(), { metrics });
     await request(app).get('/metrics').expect(404);
 
-    const metricsServer: Server = createMetricsServer(metrics.registry);
+    const metricsServer: Server = createMetricsServer(metrics.registry, silentLogger());
     await new Promise<void>((resolve) => metricsServer.listen(0, '127.0.0.1', resolve));
     try {
       const res = await request(metricsServer).get('/metrics');
@@ -50,7 +52,34 @@ describe('Prometheus metrics', () => {
       await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
     }
   });
+
+  test('a failed scrape answers 500 with a digest that its one error log line carries', async () => {
+    const metrics = await createMetrics({ processMetrics: false });
+    metrics.registry.registerMetric(
+      new Gauge({
+        name: 'broken_gauge',
+        help: 'Its collect function fails, as a buggy custom metric would.',
+        registers: [],
+        collect() {
+          throw new Error('collect failed');
+        },
+      }),
+    );
+    const lines: LogLine[] = [];
+    const logger = createLogger({ level: 'info', destination: { write: (line: string) => lines.push(JSON.parse(line)) } });
+    const res = await request(createMetricsServer(metrics.registry, logger)).get('/metrics');
+    expect(res.status).toBe(500);
+    const digest = /digest ([A-Za-z0-9_-]+)/.exec(res.text)?.[1];
+    expect(digest).toBeDefined();
+    expect(lines.filter((line) => line.level >= LEVEL.error)).toEqual([
+      expect.objectContaining({ msg: 'metrics scrape failed', digest, err: expect.objectContaining({ message: 'collect failed' }) }),
+    ]);
+  });
 });
+
+function silentLogger() {
+  return createLogger({ level: 'silent' });
+}
 
 describe('Server-Timing', () => {
   test('tells browser tools the time to shell of a rendered page', async () => {

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { buildApp, errorLines, LEVEL, type LogLine } from '../support/build-app.ts';
 import { fixtureRoutes } from '../support/pages.tsx';
 
@@ -103,5 +103,66 @@ describe('server-side exceptions', () => {
     expect(typeof line.digest).toBe('string');
     // React writes the digest onDone returned into the boundary's client-render instruction.
     expect(res.text).toContain(String(line.digest));
+  });
+});
+
+describe('errors that are not Error objects, or come too late for a status page', () => {
+  function ThrowsString(): never {
+    // Deliberately not an Error: third-party code does this.
+    throw 'a thrown string';
+  }
+  const stringRoutes = [
+    { path: '/string-in-render', component: ThrowsString },
+    {
+      path: '/string-in-load',
+      component: () => null,
+      load: () => {
+        throw 'a thrown string from load';
+      },
+    },
+  ];
+
+  test.each(['/string-in-render', '/string-in-load'])('a string thrown at %s is one error line whose digest the page shows', async (path) => {
+    const { app, logs } = buildApp(stringRoutes);
+    const res = await request(app).get(path);
+    expect(res.status).toBe(500);
+    const line = only(errorLines(logs));
+    expect(line).toMatchObject({ digest: digestOnPage(res.text), err: { name: 'NonError', message: expect.stringContaining('a thrown string') } });
+  });
+
+  test('an error after the headers were sent is one pino line with a digest, never console.error, and the response is cut', async () => {
+    const express = (await import('express')).default;
+    const { createErrorHandler } = await import('../../server/errors/error-handler.ts');
+    const { createStatusPages } = await import('../../server/errors/status-pages.ts');
+    const { createHttpLogger } = await import('../../server/observability/http-logger.ts');
+    const { createLogger } = await import('../../server/observability/logger.ts');
+    const logs: LogLine[] = [];
+    const logger = createLogger({ level: 'debug', destination: { write: (line: string) => logs.push(JSON.parse(line)) } });
+    const app = express();
+    app.use(createHttpLogger(logger));
+    app.get('/late', (_req, res, next) => {
+      res.status(200).setHeader('Content-Type', 'text/plain');
+      res.write('partial answer');
+      next(new Error('failed after the headers were sent'));
+    });
+    app.use(createErrorHandler({ pages: createStatusPages(), publicHost: undefined, development: false }));
+
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      // The answer is cut, so the client sees an aborted response rather than an ending.
+      const outcome = await request(app)
+        .get('/late')
+        .then(
+          () => 'ended',
+          (error: unknown) => (error instanceof Error ? error.message : String(error)),
+        );
+      expect(outcome).not.toBe('ended');
+      expect(consoleError).not.toHaveBeenCalled();
+    } finally {
+      consoleError.mockRestore();
+    }
+    const line = only(errorLines(logs));
+    expect(line).toMatchObject({ msg: 'server error', digest: expect.stringMatching(/^[A-Za-z0-9_-]{16,}$/), err: { message: 'failed after the headers were sent' } });
+    expect(line.reqId).toEqual(expect.any(String));
   });
 });

@@ -1,6 +1,7 @@
+import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { loadClientAssets } from '../../server/render/client-assets.ts';
@@ -36,23 +37,28 @@ describe('built assets', () => {
     expect(res.text).toContain('hydrateRoot');
   });
 
-  test('are compressed once, in the background, and then served compressed', async () => {
+  test.each(['br', 'gzip'] as const)('are served %s-compressed from the very first request of a new app', async (encoding) => {
     const { app } = buildApp(routes, { assets });
     const { server, origin } = await listen(app);
     try {
-      const first = await getRaw(`${origin}${script}`, 'br');
-      expect(first.encoding).toBeUndefined();
-      let later = first;
-      for (let i = 0; i < 100 && later.encoding !== 'br'; i += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        later = await getRaw(`${origin}${script}`, 'br');
-      }
-      expect(later.encoding).toBe('br');
-      expect(later.body.length).toBeLessThan(first.body.length / 2);
-      expect(brotliDecompressSync(later.body).equals(first.body)).toBe(true);
+      const first = await getRaw(`${origin}${script}`, encoding);
+      expect(first.encoding).toBe(encoding);
+      const identity = await getRaw(`${origin}${script}`, 'identity');
+      expect(identity.encoding).toBeUndefined();
+      expect(first.body.length).toBeLessThan(identity.body.length / 2);
+      const decoded = encoding === 'br' ? brotliDecompressSync(first.body) : gunzipSync(first.body);
+      expect(decoded.equals(identity.body)).toBe(true);
     } finally {
       await close(server);
     }
+  });
+
+  test('the build writes .br and .gz beside each asset, and they are never served as files', async () => {
+    const { app } = buildApp(routes, { assets });
+    expect(existsSync(join(assets.dir, `${script.replace('/assets/', '')}.br`))).toBe(true);
+    expect(existsSync(join(assets.dir, `${script.replace('/assets/', '')}.gz`))).toBe(true);
+    await request(app).get(`${script}.br`).expect(404);
+    await request(app).get(`${script}.gz`).expect(404);
   });
 
   test('do not answer other methods or unknown names', async () => {

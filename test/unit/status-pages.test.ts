@@ -146,4 +146,14 @@ describe('JSON answers for wildcard clients', () => {
     const res = await request(app).get('/missing').set('Accept', 'application/*');
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
   });
+
+  test.each(['application/ld+json, */*', 'application/problem+json, */*;q=0.9'])(
+    'a client whose Accept (%s) reaches HTML and JSON only through */* gets HTML',
+    async (accept) => {
+      const { app } = buildApp(fixtureRoutes());
+      const res = await request(app).get('/missing').set('Accept', accept);
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    },
+  );
 });
