@@ -7,8 +7,6 @@ export interface BaselineEnv {
   readonly clientDir: string;
 }
 
-export const LOOPBACK = '127.0.0.1';
-
 export function readBaselineEnv(env: NodeJS.ProcessEnv): BaselineEnv {
   const port = Number(env.PORT);
   const clientDir = env.BENCH_CLIENT_DIR;

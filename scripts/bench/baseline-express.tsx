@@ -2,7 +2,8 @@ import express from 'express';
 import { renderToPipeableStream } from 'react-dom/server';
 import { createStatusPages } from '../../server/errors/status-pages.ts';
 import { homeTree, BASELINE_NONCE } from './baseline-documents.tsx';
-import { LOOPBACK, readBaselineEnv } from './baseline-env.ts';
+import { LOOPBACK } from '../lib/loopback.ts';
+import { readBaselineEnv } from './baseline-env.ts';
 
 /**
  * Baseline: Express 5 with no middleware at all, on its default settings. `/` streams the same

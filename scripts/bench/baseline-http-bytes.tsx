@@ -5,8 +5,9 @@ import { buffer } from 'node:stream/consumers';
 import { renderToPipeableStream } from 'react-dom/server';
 import { createStatusPages } from '../../server/errors/status-pages.ts';
 import { homeTree, BASELINE_NONCE } from './baseline-documents.tsx';
-import { LOOPBACK, readBaselineEnv } from './baseline-env.ts';
-import { assetFile, firstLoadUrls } from './manifest-urls.ts';
+import { LOOPBACK } from '../lib/loopback.ts';
+import { readBaselineEnv } from './baseline-env.ts';
+import { assetFile, firstLoadUrls } from '../lib/manifest-urls.ts';
 
 /**
  * Baseline: `node:http` answering bytes computed at start, the absolute ceiling of this Node

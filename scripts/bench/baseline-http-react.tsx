@@ -2,7 +2,8 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { ReactElement } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { homeTree, notFoundElement, suspenseElement, BASELINE_NONCE } from './baseline-documents.tsx';
-import { LOOPBACK, readBaselineEnv } from './baseline-env.ts';
+import { LOOPBACK } from '../lib/loopback.ts';
+import { readBaselineEnv } from './baseline-env.ts';
 import { SUSPENSE_DELAY_MS, SUSPENSE_PATH } from './suspense-fixture.ts';
 
 /**

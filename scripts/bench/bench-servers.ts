@@ -1,5 +1,5 @@
 import type { BenchBuild } from './build-bench.ts';
-import type { ServerSpec } from './server-process.ts';
+import type { BenchServerSpec } from './spawn-bench-server.ts';
 
 /** The servers a scenario can run; the product's two builds and the three baselines. */
 export type ServerKey = 'product' | 'product-fixture' | 'http-react' | 'express' | 'http-bytes';
@@ -17,7 +17,7 @@ export const SERVER_LABELS: Readonly<Record<ServerKey, string>> = {
  * shutdown delay so the bench does not wait 5 s per stop. With `cpuProfileDir`, the product's
  * builds write a V8 CPU profile there when they exit.
  */
-export function serverSpecs(build: BenchBuild, cpuProfileDir: string | undefined): Readonly<Record<ServerKey, ServerSpec>> {
+export function serverSpecs(build: BenchBuild, cpuProfileDir: string | undefined): Readonly<Record<ServerKey, BenchServerSpec>> {
   const productEnv = { SHUTDOWN_DELAY_MS: '0', LOG_LEVEL: 'info' };
   const profile = cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`];
   const baselineEnv = { BENCH_CLIENT_DIR: build.clientDir };

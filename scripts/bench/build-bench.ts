@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { buildClient, ROOT } from '../build-client.ts';
-import { buildServer, serverBuildOptions } from '../build-server.ts';
+import { buildServer, bundleNodeEntry, serverBuildOptions } from '../build-server.ts';
 
 /** Everything the bench runs, built into its own folder so a concurrent `npm run build` cannot pull files from under it. */
 export interface BenchBuild {
@@ -35,17 +35,7 @@ function fixtureRoutesPlugin(swapped: { count: number }): esbuild.Plugin {
 
 async function buildBaseline(name: string, outDir: string): Promise<string> {
   const outfile = join(outDir, `${name}.js`);
-  await esbuild.build({
-    entryPoints: [join(import.meta.dirname, `${name}.tsx`)],
-    outfile,
-    bundle: true,
-    packages: 'external',
-    platform: 'node',
-    format: 'esm',
-    target: ['node24'],
-    jsx: 'automatic',
-    logLevel: 'warning',
-  });
+  await bundleNodeEntry(join(import.meta.dirname, `${name}.tsx`), outfile);
   return outfile;
 }
 

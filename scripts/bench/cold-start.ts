@@ -1,4 +1,4 @@
-import { startServer, type ServerSpec } from './server-process.ts';
+import { spawnBenchServer, type BenchServerSpec } from './spawn-bench-server.ts';
 
 export interface ColdStart {
   readonly medianMs: number;
@@ -18,11 +18,11 @@ export function median(values: readonly number[]): number {
  * Spawn to first 200 on `/`, `times` times per server, the servers taking turns (A B A B) so a
  * change in the machine's load hits both; the median resists a slow outlier.
  */
-export async function measureColdStarts(specs: readonly ServerSpec[], times: number, logDir: string): Promise<ColdStart[]> {
+export async function measureColdStarts(specs: readonly BenchServerSpec[], times: number, logDir: string): Promise<ColdStart[]> {
   const samples = specs.map((): number[] => []);
   for (let i = 0; i < times; i += 1) {
     for (const [index, spec] of specs.entries()) {
-      const server = await startServer(spec, logDir);
+      const server = await spawnBenchServer(spec, logDir);
       samples[index]?.push(server.readyMs);
       await server.stop();
     }

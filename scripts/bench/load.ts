@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { BROWSER_HEADERS } from './http-get.ts';
+import { BROWSER_HEADERS } from '../lib/http-get.ts';
 
 export interface LoadOptions {
   readonly url: string;

@@ -1,6 +1,6 @@
-import { firstLoadJavaScript, javaScriptOfDocument, smallestHydratingBundle, type JavaScriptWeight } from './first-load-js.ts';
-import { httpGet } from './http-get.ts';
-import type { RunningServer } from './server-process.ts';
+import { firstLoadJavaScript, javaScriptOfDocument, smallestHydratingBundle, type JavaScriptWeight } from '../lib/first-load-js.ts';
+import { httpGet } from '../lib/http-get.ts';
+import type { BenchServer } from './spawn-bench-server.ts';
 
 export interface PageWeight {
   readonly page: string;
@@ -24,7 +24,7 @@ const STATUS_PAGES = [
  * what the running product actually serves (referenced files and inline scripts), and the
  * smallest hydrating bundle beside them.
  */
-export async function measurePageWeights(product: RunningServer, clientDir: string): Promise<PageWeights> {
+export async function measurePageWeights(product: BenchServer, clientDir: string): Promise<PageWeights> {
   const pages: PageWeight[] = [{ page: '/ (home)', weight: await firstLoadJavaScript(clientDir, 'home') }];
   for (const { page, method, path, status } of STATUS_PAGES) {
     const res = await httpGet(`${product.origin}${path}`, 10_000, method);

@@ -1,6 +1,6 @@
 import { SERVER_LABELS, type ServerKey } from './bench-servers.ts';
 import type { ColdStart } from './cold-start.ts';
-import type { JavaScriptWeight } from './first-load-js.ts';
+import type { JavaScriptWeight } from '../lib/first-load-js.ts';
 import type { Machine } from './machine.ts';
 import type { PageWeight } from './page-weights.ts';
 import type { ScenarioResult, ServerRuns } from './run-scenario.ts';

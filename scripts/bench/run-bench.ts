@@ -1,19 +1,19 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ROOT } from '../build-client.ts';
+import { assetFile, firstLoadUrls } from '../lib/manifest-urls.ts';
 import { parseBenchOptions, USAGE, type BenchOptions } from './bench-options.ts';
 import { serverSpecs } from './bench-servers.ts';
 import { BENCH_DIR, buildBench } from './build-bench.ts';
 import { measureColdStarts } from './cold-start.ts';
 import { formatReport } from './format-table.ts';
 import { describeMachine } from './machine.ts';
-import { assetFile, firstLoadUrls } from './manifest-urls.ts';
 import { measurePageWeights } from './page-weights.ts';
 import { coldStartRows, firstLoadRows, scenarioRows, type BenchReport } from './report.ts';
 import { runScenario, type ScenarioResult } from './run-scenario.ts';
 import { COLD_START_SERVERS, SCENARIOS } from './scenarios.ts';
-import { startServer } from './server-process.ts';
+import { spawnBenchServer } from './spawn-bench-server.ts';
 import { checkTargets } from './targets.ts';
 
 /**
@@ -76,6 +76,9 @@ deadline.unref();
 
 const cpuProfileDir = options.cpuProfileDir === undefined ? undefined : resolve(options.cpuProfileDir);
 if (cpuProfileDir !== undefined) mkdirSync(cpuProfileDir, { recursive: true });
+/** The `.cpuprofile` files in the profile folder; those of this run are the ones not there at its start. */
+const cpuProfiles = (): string[] => (cpuProfileDir === undefined ? [] : readdirSync(cpuProfileDir).filter((file) => file.endsWith('.cpuprofile')));
+const earlierProfiles = new Set(cpuProfiles());
 const logDir = join(BENCH_DIR, 'logs');
 // An interrupted run leaves its servers' logs behind; they are of no use to this one.
 rmSync(logDir, { recursive: true, force: true });
@@ -100,7 +103,7 @@ progress(`bench: cold starts (${options.coldStarts} per server)`);
 const coldStarts = await measureColdStarts(COLD_START_SERVERS.map((key) => unprofiled[key]), options.coldStarts, logDir);
 
 progress('bench: first-load JavaScript');
-const product = await startServer(unprofiled.product, logDir);
+const product = await spawnBenchServer(unprofiled.product, logDir);
 const weights = await measurePageWeights(product, build.clientDir).finally(() => product.stop());
 rmSync(logDir, { recursive: true, force: true });
 
@@ -120,4 +123,7 @@ if (options.jsonFile !== undefined) {
   writeFileSync(options.jsonFile, `${JSON.stringify({ ...report, targets: checks }, null, 2)}\n`);
   progress(`bench: wrote ${options.jsonFile}`);
 }
-if (cpuProfileDir !== undefined) progress(`bench: CPU profiles of the product in ${cpuProfileDir} (summarise with scripts/bench/summarize-cpu-profile.ts)`);
+if (cpuProfileDir !== undefined) {
+  for (const file of cpuProfiles().filter((name) => !earlierProfiles.has(name))) progress(`bench: CPU profile ${join(cpuProfileDir, file)}`);
+  progress('bench: open a profile in Chrome DevTools (Performance panel, "Load profile") or at https://www.speedscope.app');
+}

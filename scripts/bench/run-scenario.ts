@@ -1,8 +1,8 @@
 import type { ServerKey } from './bench-servers.ts';
-import { httpGet } from './http-get.ts';
+import { httpGet } from '../lib/http-get.ts';
 import { runLoad, type LoadResult } from './load.ts';
 import type { Scenario } from './scenarios.ts';
-import { startServer, type RunningServer, type ServerSpec } from './server-process.ts';
+import { spawnBenchServer, type BenchServer, type BenchServerSpec } from './spawn-bench-server.ts';
 
 export interface ScenarioSettings {
   readonly durationSeconds: number;
@@ -33,7 +33,7 @@ export function scenarioPath(scenario: Scenario, assetPath: string): string {
 }
 
 /** Each server must really serve the scenario's page before its speed means anything. */
-async function verify(server: RunningServer, path: string, scenario: Scenario): Promise<void> {
+async function verify(server: BenchServer, path: string, scenario: Scenario): Promise<void> {
   const { status, body } = await httpGet(`${server.origin}${path}`, 10_000);
   if (status !== scenario.expectedStatus || !body.includes(scenario.marker)) {
     throw new Error(`${server.name} answered GET ${path} with ${status} (expected ${scenario.expectedStatus}${scenario.marker === '' ? '' : ` and "${scenario.marker}"`})`);
@@ -45,12 +45,12 @@ async function verify(server: RunningServer, path: string, scenario: Scenario): 
  * scenario's servers are up at once (the idle ones cost nothing) and take turns: warm-up
  * each, then rounds of A B A B.
  */
-export async function runScenario(scenario: Scenario, specs: Readonly<Record<ServerKey, ServerSpec>>, settings: ScenarioSettings): Promise<ScenarioResult> {
+export async function runScenario(scenario: Scenario, specs: Readonly<Record<ServerKey, BenchServerSpec>>, settings: ScenarioSettings): Promise<ScenarioResult> {
   const path = scenarioPath(scenario, settings.assetPath);
   const keys = [scenario.subject, ...scenario.others];
-  const running = new Map<ServerKey, RunningServer>();
+  const running = new Map<ServerKey, BenchServer>();
   try {
-    for (const key of keys) running.set(key, await startServer(specs[key], settings.logDir));
+    for (const key of keys) running.set(key, await spawnBenchServer(specs[key], settings.logDir));
     const runs = new Map<ServerKey, LoadResult[]>(keys.map((key) => [key, []]));
 
     async function load(key: ServerKey, durationSeconds: number): Promise<LoadResult> {

@@ -1,3 +1,4 @@
+import { FIRST_LOAD_ALLOWANCE_BYTES } from '../lib/first-load-js.ts';
 import type { BenchReport, TableRow } from './report.ts';
 
 /** One of issue 5's targets, judged on one run's table. */
@@ -18,9 +19,6 @@ function check(target: string, value: number | undefined, kind: TargetCheck['kin
 function subjectRow(rows: readonly TableRow[], scenario: string): TableRow | undefined {
   return rows.find((row) => row.scenario === scenario && row.comparedWith !== undefined);
 }
-
-/** Extra gzip bytes `/` may ship beyond the smallest hydrating bundle. */
-export const FIRST_LOAD_ALLOWANCE_BYTES = 3 * 1024;
 
 /**
  * Issue 5's targets. Peak RSS is judged on the product's worst scenario: the highest ratio to

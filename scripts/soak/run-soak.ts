@@ -2,6 +2,7 @@ import { fork } from 'node:child_process';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { bundleNodeEntry } from '../build-server.ts';
+import { DESKTOP_CHROME } from '../lib/http-get.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -34,7 +35,7 @@ function isMeasurement(value: unknown): value is Measurement {
 }
 
 /** Bundles the soak server (TSX) so plain Node runs it. */
-async function buildServer(): Promise<string> {
+async function bundleSoakServer(): Promise<string> {
   const outfile = join(ROOT, 'dist', 'soak', 'soak-server.js');
   await bundleNodeEntry(join(import.meta.dirname, 'soak-server.tsx'), outfile);
   return outfile;
@@ -43,7 +44,7 @@ async function buildServer(): Promise<string> {
 /** One GET of the streaming page; aborted at a random moment when `abortAfterMs` is set. */
 function hit(port: number, abortAfterMs: number | undefined): Promise<'completed' | 'aborted' | 'failed'> {
   return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, path: '/slow', agent: false, headers: { 'User-Agent': 'Mozilla/5.0 Chrome/140' } }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path: '/slow', agent: false, headers: { 'User-Agent': DESKTOP_CHROME } }, (res) => {
       res.on('data', () => undefined);
       res.on('end', () => resolve(res.statusCode === 200 ? 'completed' : 'failed'));
       res.on('error', () => resolve(abortAfterMs === undefined ? 'failed' : 'aborted'));
@@ -65,7 +66,7 @@ function hit(port: number, abortAfterMs: number | undefined): Promise<'completed
  * forced GC at warm-up and at the end, its open handles and its error lines.
  */
 export async function runSoak(options: SoakOptions): Promise<SoakResult> {
-  const entry = await buildServer();
+  const entry = await bundleSoakServer();
   const child = fork(entry, [], {
     execArgv: ['--expose-gc'],
     env: { ...process.env, NODE_ENV: 'production' },

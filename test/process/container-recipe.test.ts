@@ -3,7 +3,7 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { freePort } from '../../scripts/bench/free-port.ts';
+import { freePort } from '../../scripts/lib/loopback.ts';
 
 /**
  * There is no Docker engine here, so this runs the image's recipe by hand: a production-only

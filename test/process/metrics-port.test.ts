@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from 'vitest';
-import { freePort } from '../../scripts/bench/free-port.ts';
+import { freePort } from '../../scripts/lib/loopback.ts';
 import { startServerProcess, type ServerProcess } from '../support/proxy-harness.ts';
 
 let server: ServerProcess | undefined;

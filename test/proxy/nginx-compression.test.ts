@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../support/proxy-harness.ts';
-import { freePort } from '../../scripts/bench/free-port.ts';
+import { freePort } from '../../scripts/lib/loopback.ts';
 import { arrival, getDecoded } from '../support/http-client.ts';
 import { startNginx, type RunningNginx } from './nginx.ts';
 

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../support/proxy-harness.ts';
-import { freePort } from '../../scripts/bench/free-port.ts';
+import { freePort } from '../../scripts/lib/loopback.ts';
 import { DESKTOP_CHROME, getTimed } from '../support/http-client.ts';
 import { startNginx, type RunningNginx } from './nginx.ts';
 

@@ -3,12 +3,9 @@ import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { createHttpServer, type HttpServerOptions } from '../../server/lifecycle/http-server.ts';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
+import { DESKTOP_CHROME } from '../../scripts/lib/http-get.ts';
 
-/**
- * A desktop Chrome's user agent. Headless Chromium and bare clients would be taken for crawlers
- * by `isbot` and get whole documents; tests of streaming send this one.
- */
-export const DESKTOP_CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+export { DESKTOP_CHROME };
 
 export interface TimedChunk {
   /** Milliseconds since the request was sent. */

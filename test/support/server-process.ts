@@ -1,9 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { spawnEntry, type Exit } from '../../scripts/lib/spawn-entry.ts';
 
-export interface Exit {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-}
+export type { Exit };
 
 export interface ServerProcess {
   readonly origin: string;
@@ -35,17 +33,9 @@ function parseLogLine(line: string): object | undefined {
  * parsed as they arrive, so tests assert on fields.
  */
 export function startServerEntry(entry: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [entry], {
-    env: { ...process.env, NODE_ENV: 'production', SHUTDOWN_DELAY_MS: '0', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const { child, exited, stop: kill } = spawnEntry(entry, { env: { SHUTDOWN_DELAY_MS: '0', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const logs: Record<string, unknown>[] = [];
-  const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-
-  async function stop(): Promise<void> {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-  }
+  const stop = () => kill('SIGKILL');
 
   return new Promise<ServerProcess>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -58,7 +48,7 @@ export function startServerEntry(entry: string, env: Record<string, string> = {}
       reject(new Error(`${entry} exited before listening: ${JSON.stringify(exit)}`));
     });
     let buffered = '';
-    child.stdout.on('data', function parseLogLines(chunk: Buffer) {
+    child.stdout?.on('data', function parseLogLines(chunk: Buffer) {
       buffered += chunk.toString();
       for (let newline = buffered.indexOf('\n'); newline !== -1; newline = buffered.indexOf('\n')) {
         const parsed = parseLogLine(buffered.slice(0, newline));

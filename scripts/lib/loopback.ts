@@ -1,5 +1,7 @@
 import { createServer } from 'node:net';
-import { LOOPBACK } from './baseline-env.ts';
+
+/** Every server the bench and the tests start listens here only. */
+export const LOOPBACK = '127.0.0.1';
 
 /** A loopback port nobody listens on right now: the kernel picks it, we release it for the child. */
 export function freePort(): Promise<number> {

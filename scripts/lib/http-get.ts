@@ -1,8 +1,15 @@
 import { request } from 'node:http';
 
-/** A desktop Chrome: the product streams to browsers and sends whole documents to crawlers. */
+/**
+ * A desktop Chrome's user agent. Headless Chromium and bare clients would be taken for crawlers
+ * by `isbot` and get whole documents; the product streams to browsers, so the tests of streaming,
+ * the bench and the soak send this one.
+ */
+export const DESKTOP_CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+
+/** What a browser sends when it asks for a page: the bench's requests and its load carry these. */
 export const BROWSER_HEADERS = {
-  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36',
+  'user-agent': DESKTOP_CHROME,
   accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
 } as const;
 
@@ -11,7 +18,7 @@ export interface Fetched {
   readonly body: string;
 }
 
-/** One request without a body on a fresh connection, bounded by `timeoutMs`. */
+/** One request without a body on a fresh connection, as a browser, bounded by `timeoutMs`. */
 export function httpGet(url: string, timeoutMs: number, method = 'GET'): Promise<Fetched> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, agent: false, headers: BROWSER_HEADERS, timeout: timeoutMs }, (res) => {

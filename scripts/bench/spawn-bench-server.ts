@@ -1,22 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LOOPBACK } from './baseline-env.ts';
+import { httpGet } from '../lib/http-get.ts';
+import { freePort, LOOPBACK } from '../lib/loopback.ts';
+import { spawnEntry } from '../lib/spawn-entry.ts';
 import { track } from './child-registry.ts';
-import { freePort } from './free-port.ts';
-import { httpGet } from './http-get.ts';
 import { peakRssBytes } from './process-memory.ts';
 
 /** One server the bench can start: a bundled entry run by this (the pinned) Node. */
-export interface ServerSpec {
+export interface BenchServerSpec {
   readonly name: string;
   readonly entry: string;
   readonly env: Readonly<Record<string, string>>;
   readonly execArgv?: readonly string[];
 }
 
-export interface RunningServer {
+export interface BenchServer {
   readonly name: string;
   readonly pid: number;
   readonly origin: string;
@@ -30,11 +30,6 @@ export interface RunningServer {
 const READY_DEADLINE_MS = 15_000;
 const STOP_DEADLINE_MS = 10_000;
 const STDERR_TAIL = 4_096;
-
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
 
 /** Polls `/` until it answers 200; refused connections mean "not listening yet". */
 async function firstOk(origin: string, child: ChildProcess, stderr: () => string): Promise<void> {
@@ -56,18 +51,21 @@ async function firstOk(origin: string, child: ChildProcess, stderr: () => string
 
 /**
  * Spawns a server on a free loopback port, its stdout (the product's log) to a file as in
- * production, and resolves once `/` answers 200. The child is registered so it dies with the bench.
+ * production, and resolves once `/` answers 200. The child is registered so it dies with the
+ * bench; stop() sends SIGTERM (a profiled product writes its profile as it exits).
  */
-export async function startServer(spec: ServerSpec, logDir: string): Promise<RunningServer> {
+export async function spawnBenchServer(spec: BenchServerSpec, logDir: string): Promise<BenchServer> {
   const port = await freePort();
   mkdirSync(logDir, { recursive: true });
   const logFile = join(logDir, `${spec.name.replace(/[^a-z0-9-]+/gi, '_')}-${port}.log`);
   const logFd = openSync(logFile, 'w');
   const started = performance.now();
-  const child = spawn(process.execPath, [...(spec.execArgv ?? []), spec.entry], {
-    env: { ...process.env, NODE_ENV: 'production', ...spec.env, PORT: String(port), HOST: LOOPBACK },
+  const server = spawnEntry(spec.entry, {
+    env: { ...spec.env, PORT: String(port), HOST: LOOPBACK },
+    execArgv: spec.execArgv,
     stdio: ['ignore', logFd, 'pipe'],
   });
+  const { child } = server;
   closeSync(logFd);
   track(child);
   let stderrTail = '';
@@ -79,10 +77,7 @@ export async function startServer(spec: ServerSpec, logDir: string): Promise<Run
   const origin = `http://${LOOPBACK}:${port}`;
 
   async function stop(): Promise<void> {
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_DEADLINE_MS);
-    await exited(child);
-    clearTimeout(timer);
+    await server.stop('SIGTERM', STOP_DEADLINE_MS);
     rmSync(logFile, { force: true });
   }
 
