@@ -1,57 +1,68 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { gateForThisRun } from './test/support/system-components.ts';
 
 /**
- * Projects: `unit` (vitest + supertest against createApp, no ports of its own), `browser`
- * (real Chromium against the built server), `proxy` (real nginx in front of real processes).
- * `npm test` runs them all.
+ * Projects: `unit` (vitest + supertest against createApp, no ports of its own), `process` (the
+ * built server as real processes), `browser` (real Chromium against the built server), `proxy`
+ * (real nginx in front of real processes). `npm test` runs them all.
  */
+const PROJECTS = [
+  {
+    extends: true,
+    test: {
+      name: 'unit',
+      include: ['test/unit/**/*.test.{ts,tsx}'],
+      // The production builds of React, as served: dev builds stream error messages and
+      // stacks to the browser, which production must never do.
+      env: { NODE_ENV: 'production' },
+    },
+  },
+  {
+    extends: true,
+    test: {
+      name: 'process',
+      include: ['test/process/**/*.test.{ts,tsx}'],
+      globalSetup: ['test/support/proxy-global-setup.ts'],
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
+    },
+  },
+  {
+    extends: true,
+    test: {
+      name: 'browser',
+      include: ['test/browser/**/*.test.{ts,tsx}'],
+      globalSetup: ['test/browser/global-setup.ts'],
+      testTimeout: 60_000,
+      hookTimeout: 120_000,
+      fileParallelism: false,
+    },
+  },
+  {
+    extends: true,
+    test: {
+      name: 'proxy',
+      include: ['test/proxy/**/*.test.{ts,tsx}'],
+      globalSetup: ['test/support/proxy-global-setup.ts'],
+      testTimeout: 120_000,
+      hookTimeout: 120_000,
+      fileParallelism: false,
+    },
+  },
+] as const satisfies readonly TestProjectInlineConfiguration[];
+
+/**
+ * Chromium and nginx come from the machine (test/support/system-components.ts). Deciding here,
+ * before any project starts, leaves the projects that need an absent one out of the run with one
+ * line each, rather than failing their global setup or skipping their tests one by one; with
+ * REQUIRE_SYSTEM_COMPONENTS=1, as in CI, or a component that is there but broken, it throws.
+ */
+const gate = gateForThisRun(PROJECTS.map((project) => project.test.name));
+
 export default defineConfig({
   // Production JSX (`jsx`, not `jsxDEV`), matching the production React the tests load.
   oxc: { jsx: { runtime: 'automatic', development: false } },
   test: {
-    projects: [
-      {
-        extends: true,
-        test: {
-          name: 'unit',
-          include: ['test/unit/**/*.test.{ts,tsx}'],
-          // The production builds of React, as served: dev builds stream error messages and
-          // stacks to the browser, which production must never do.
-          env: { NODE_ENV: 'production' },
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'process',
-          include: ['test/process/**/*.test.{ts,tsx}'],
-          globalSetup: ['test/support/proxy-global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'browser',
-          include: ['test/browser/**/*.test.{ts,tsx}'],
-          globalSetup: ['test/browser/global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          fileParallelism: false,
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'proxy',
-          include: ['test/proxy/**/*.test.{ts,tsx}'],
-          globalSetup: ['test/support/proxy-global-setup.ts'],
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
-          fileParallelism: false,
-        },
-      },
-    ],
+    projects: PROJECTS.filter((project) => !gate.steppedAside.has(project.test.name)),
   },
 });

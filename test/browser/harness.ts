@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startServerEntry, type ServerProcess } from '../support/server-process.ts';
-import { CHROMIUM, FIXTURE_OUT, missingChromiumMessage } from './global-setup.ts';
+import { chromiumPath } from '../support/system-components.ts';
+import { FIXTURE_OUT } from './global-setup.ts';
 
 export { DESKTOP_CHROME } from '../support/http-client.ts';
 
@@ -19,14 +19,14 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-/** Debian's Chromium, headless, with nothing that reaches out to the network on its own. */
+/**
+ * The machine's Chromium (Debian's, or CHROMIUM_PATH), headless, with nothing that reaches out
+ * to the network on its own. The tests never download a browser.
+ */
 export async function launchChromium(): Promise<BrowserSession> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(missingChromiumMessage());
-  }
   // Playwright's launch() gives every browser a fresh, temporary user-data dir of its own.
   const browser = await chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: chromiumPath(),
     headless: true,
     timeout: 30_000,
     args: [

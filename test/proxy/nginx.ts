@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nginxPath } from '../support/system-components.ts';
 
-export const NGINX = '/usr/sbin/nginx';
+/** Debian's nginx, or NGINX_PATH; vitest.config.ts let this project run only if it starts. */
+export const NGINX = nginxPath();
 const SITE_CONFIG = join(import.meta.dirname, '..', '..', 'deploy', 'nginx', 'app.conf');
 
 export async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
@@ -59,7 +60,6 @@ export async function renderSiteConfig({ port, upstreams, locationExtras = '' }:
 }
 
 export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
-  if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: install Debian's nginx (apt-get install -y nginx), as .ci/run does`);
   const dir = await mkdtemp(join(tmpdir(), 'nginx-'));
   for (const sub of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) await mkdir(join(dir, sub));
   await writeFile(join(dir, 'app.conf'), await renderSiteConfig(options));
