@@ -1,6 +1,7 @@
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router, type NextFunction, type Request, type Response } from 'express';
 import { HttpError } from '../../shared/http-error.ts';
 import { CLIENT_ERRORS_ENDPOINT, TELEMETRY_BODY_LIMIT_BYTES, VITALS_ENDPOINT } from '../../shared/telemetry.ts';
+import { bodyOf, readBodyWithin } from '../errors/body-limit.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { createRateLimit } from '../security/rate-limit.ts';
 import { validateClientError, validateVital, type Validation } from './telemetry-validation.ts';
@@ -18,9 +19,39 @@ function methodNotAllowed(_req: Request, res: Response, next: NextFunction): voi
   next(new HttpError(405));
 }
 
+/** A `charset` parameter, if the media type has one. */
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
+
+/**
+ * JSON or text (sendBeacon sends a string as `text/plain;charset=UTF-8`), in UTF-8, not
+ * compressed (a beacon never is): anything else is not a report of ours (415).
+ */
+function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
+  const charset = CHARSET.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+  const encoding = req.headers['content-encoding'];
+  const acceptable =
+    req.is(['application/json', 'text/plain']) !== false &&
+    (charset === undefined || charset === 'utf-8' || charset === 'utf8') &&
+    (encoding === undefined || encoding.toLowerCase() === 'identity');
+  next(acceptable ? undefined : new HttpError(415));
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body as JSON, or `undefined` when it is not UTF-8 JSON. */
+function parseJson(bytes: Buffer): { readonly value: unknown } | undefined {
+  try {
+    const value: unknown = JSON.parse(UTF8.decode(bytes));
+    return { value };
+  } catch {
+    return undefined;
+  }
+}
+
 function accept<T>(validate: (body: unknown) => Validation<T>, handle: (req: Request, value: T) => void) {
   return function acceptReport(req: Request, res: Response, next: NextFunction) {
-    const result = validate(req.body);
+    const body = parseJson(bodyOf(req));
+    const result: Validation<T> = body === undefined ? { ok: false, problem: 'not JSON' } : validate(body.value);
     if (!result.ok) {
       req.log.info({ problem: result.problem, path: req.path }, 'telemetry rejected');
       next(new HttpError(400));
@@ -33,22 +64,20 @@ function accept<T>(validate: (body: unknown) => Validation<T>, handle: (req: Req
 
 /**
  * The beacon endpoints of docs/observability.md: POST only, small JSON bodies (sendBeacon sends strings as
- * text/plain, so both types are parsed), strict validation, 204 on success, rate limited.
+ * text/plain, so both types are parsed), at most 4 KiB counted as they arrive, strict validation, 204 on
+ * success, rate limited.
  */
 export function createTelemetryRouter({ routePatterns, metrics, ratePerMinute }: TelemetryOptions): Router {
   const known = new Set(routePatterns);
   const router = Router();
-  const parse = express.json({ limit: TELEMETRY_BODY_LIMIT_BYTES, type: ['application/json', 'text/plain'], strict: true });
+  const read = readBodyWithin(TELEMETRY_BODY_LIMIT_BYTES);
   const limit = createRateLimit({ limit: ratePerMinute, windowMs: 60_000 });
-  const requireJson = function requireJsonBody(req: Request, _res: Response, next: NextFunction) {
-    next(req.is(['application/json', 'text/plain']) === false ? new HttpError(415) : undefined);
-  };
 
   router.post(
     VITALS_ENDPOINT,
     limit,
-    requireJson,
-    parse,
+    requireJsonBody,
+    read,
     accept(
       (body) => validateVital(body, known),
       (req, vital) => {
@@ -60,8 +89,8 @@ export function createTelemetryRouter({ routePatterns, metrics, ratePerMinute }:
   router.post(
     CLIENT_ERRORS_ENDPOINT,
     limit,
-    requireJson,
-    parse,
+    requireJsonBody,
+    read,
     accept(
       (body) => validateClientError(body, known),
       (req, report) => {

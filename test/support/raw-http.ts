@@ -45,3 +45,128 @@ export function rawRequest(port: number, bytes: string, timeoutMs = 5_000): Prom
     });
   });
 }
+
+/** One response cut out of a connection's bytes, framed as RFC 9112 §6 says. */
+export interface FramedResponse {
+  readonly status: number;
+  readonly head: string;
+  /** The body, de-chunked. */
+  readonly body: string;
+  /** False when the connection ended before the framing said the response was over. */
+  readonly complete: boolean;
+}
+
+function headerValue(head: string, name: string): string | undefined {
+  const match = new RegExp(`\\r\\n${name}:[ \\t]*([^\\r\\n]*)`, 'i').exec(head);
+  return match?.[1];
+}
+
+/** Reads a chunked body at `at`; undefined when the last chunk has not arrived. */
+function readChunked(text: string, at: number): { body: string; end: number } | undefined {
+  let body = '';
+  let cursor = at;
+  for (;;) {
+    const lineEnd = text.indexOf('\r\n', cursor);
+    if (lineEnd === -1) return undefined;
+    const size = Number.parseInt(text.slice(cursor, lineEnd), 16);
+    if (!Number.isFinite(size)) return undefined;
+    if (size === 0) {
+      const trailerEnd = text.indexOf('\r\n\r\n', lineEnd);
+      return trailerEnd === -1 ? undefined : { body, end: trailerEnd + 4 };
+    }
+    if (lineEnd + 2 + size + 2 > text.length) return undefined;
+    body += text.slice(lineEnd + 2, lineEnd + 2 + size);
+    cursor = lineEnd + 2 + size + 2;
+  }
+}
+
+/**
+ * Splits everything a server sent on one connection into its responses, by their framing
+ * (chunked, Content-Length, or until the close), so a test can count answers and see whether
+ * one was written into the middle of another.
+ */
+export function splitResponses(text: string): FramedResponse[] {
+  const responses: FramedResponse[] = [];
+  let at = 0;
+  while (at < text.length) {
+    const headEnd = text.indexOf('\r\n\r\n', at);
+    if (headEnd === -1) {
+      responses.push({ status: Number(text.slice(at + 9, at + 12)), head: text.slice(at), body: '', complete: false });
+      break;
+    }
+    const head = text.slice(at, headEnd);
+    const status = Number(head.slice(9, 12));
+    const bodyStart = headEnd + 4;
+    const length = headerValue(head, 'content-length');
+    if (/chunked/i.test(headerValue(head, 'transfer-encoding') ?? '')) {
+      const chunked = readChunked(text, bodyStart);
+      if (chunked === undefined) {
+        responses.push({ status, head, body: dechunk(text.slice(bodyStart)), complete: false });
+        break;
+      }
+      responses.push({ status, head, body: chunked.body, complete: true });
+      at = chunked.end;
+    } else if (length !== undefined || (status >= 100 && status < 200) || status === 204 || status === 304) {
+      const end = bodyStart + Number(length ?? 0);
+      responses.push({ status, head, body: text.slice(bodyStart, end), complete: end <= text.length });
+      at = end;
+    } else {
+      responses.push({ status, head, body: text.slice(bodyStart), complete: true });
+      break;
+    }
+  }
+  return responses;
+}
+
+/** A loopback connection the test drives by hand: writes when it likes, reads or not. */
+export interface RawConnection {
+  /** Everything received so far, latin1. */
+  received(): string;
+  write(bytes: string | Buffer): boolean;
+  /** Resolves when the socket takes writes again (or has closed). */
+  drained(): Promise<void>;
+  /** Resolves once the socket has closed, with the milliseconds since it connected. */
+  readonly closed: Promise<number>;
+  /** Like `closed`, but resolves to Infinity if the socket is still open after `ms`. */
+  closedWithin(ms: number): Promise<number>;
+  isClosed(): boolean;
+  /** Stop reading: the kernel's receive buffer fills and the server's writes stall. */
+  stopReading(): void;
+  destroy(): void;
+}
+
+/** Connects to 127.0.0.1:`port`; errors such as a reset count as the close they are. */
+export function openRawConnection(port: number): Promise<RawConnection> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const opened = performance.now();
+    let text = '';
+    let isClosed = false;
+    const closed = new Promise<number>((resolveClosed) => {
+      socket.on('close', () => {
+        isClosed = true;
+        resolveClosed(performance.now() - opened);
+      });
+    });
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+    socket.on('error', () => undefined);
+    socket.once('connect', () =>
+      resolve({
+        received: () => text,
+        write: (bytes) => (socket.writable ? socket.write(bytes, 'latin1') : false),
+        drained: () =>
+          new Promise<void>((resolveDrained) => {
+            if (isClosed || !socket.writableNeedDrain) resolveDrained();
+            socket.once('drain', () => resolveDrained());
+            socket.once('close', () => resolveDrained());
+          }),
+        closed,
+        closedWithin: (ms) => Promise.race([closed, new Promise<number>((resolveLate) => setTimeout(resolveLate, ms, Number.POSITIVE_INFINITY).unref())]),
+        isClosed: () => isClosed,
+        stopReading: () => socket.pause(),
+        destroy: () => socket.destroy(),
+      }),
+    );
+    socket.once('error', reject);
+  });
+}

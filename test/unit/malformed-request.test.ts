@@ -1,8 +1,9 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createMetrics, type Metrics } from '../../server/observability/metrics.ts';
 import { buildApp, errorLines, type TestApp } from '../support/build-app.ts';
 import { close, listen } from '../support/http-client.ts';
-import { rawRequest } from '../support/raw-http.ts';
+import { openRawConnection, rawRequest, splitResponses } from '../support/raw-http.ts';
 import { fixtureRoutes } from '../support/pages.tsx';
 
 describe('malformed requests get the 400 page', () => {
@@ -47,6 +48,78 @@ describe('malformed requests get the 400 page', () => {
     const res = await get(target, 'Host: a.example\r\n');
     expect(res.status).toBe(400);
     expect(res.body).toContain('<h2>Bad Request.</h2>');
+  });
+
+  test('none of them is logged as an error', async () => {
+    // Its own requests, counted: run alone (-t), it must not pass on an empty log.
+    const before = built.logs.length;
+    const answers = [
+      await get('/users/1', 'Host: a.example\r\nHost: b.example\r\n'),
+      await get('/users/1', 'Host: a example\r\n'),
+      await get('/users/1', ''),
+      await get('/%E0%A4%A', 'Host: a.example\r\n'),
+      await get('/a%0Db', 'Host: a.example\r\n'),
+    ];
+    expect(answers.map((res) => res.status)).toEqual([400, 400, 400, 400, 400]);
+    const lines = built.logs.slice(before);
+    expect(lines.filter((line) => line.msg === 'request completed' && line.status === 400)).toHaveLength(answers.length);
+    expect(errorLines(lines)).toEqual([]);
+  });
+});
+
+describe('a request target the router cannot read still meets the app', () => {
+  let built: TestApp;
+  let metrics: Metrics;
+  let server: Server;
+  let port: number;
+  const warnings: Error[] = [];
+  const onWarning = (warning: Error) => warnings.push(warning);
+
+  beforeAll(async () => {
+    metrics = await createMetrics({ processMetrics: false });
+    built = buildApp(fixtureRoutes(), { metrics });
+    const listening = await listen(built.app);
+    server = listening.server;
+    port = Number(new URL(listening.origin).port);
+    process.on('warning', onWarning);
+  });
+  afterAll(async () => {
+    process.off('warning', onWarning);
+    await close(server);
+  });
+
+  // url.parse (under Express's router) throws on these, so before the check the router skipped
+  // every middleware and answered its bare "Cannot GET".
+  test.each(['http://[::1/x', 'http://a@[/', 'http://[::1]:x/', 'http://'])('GET %s: the 400 page, a request id, security headers, a log line and a metric', async (target) => {
+    const res = await rawRequest(port, `GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+    expect(res.status).toBe(400);
+    expect(res.body).toContain('<title>400: Bad Request.</title>');
+    expect(res.head).toMatch(/\r\ncontent-security-policy: /i);
+    expect(res.head).toMatch(/\r\nx-content-type-options: nosniff/i);
+    const requestId = /\r\nX-Request-Id: ([^\r\n]+)/i.exec(res.head)?.[1];
+    expect(requestId).toBeDefined();
+    const lines = built.logs.filter((line) => line.reqId === requestId);
+    expect(lines.map((line) => line.msg)).toEqual(['malformed request', 'request completed']);
+    expect(lines[1]).toMatchObject({ status: 400, path: target });
+    expect(warnings.filter((warning) => warning.name === 'DeprecationWarning')).toEqual([]);
+  });
+
+  test('they are counted', async () => {
+    const series = await metrics.registry.getSingleMetricAsString('http_requests_total');
+    expect(series).toContain('http_requests_total{route="unmatched",method="GET",status="400"} 4');
+  });
+
+  test('the body limit applies: a 50 MB body is refused before it is sent, and the connection closes', async () => {
+    const connection = await openRawConnection(port);
+    connection.write('POST http://[::1/x HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: 52428800\r\n\r\n');
+    const closedAfterMs = await connection.closedWithin(2_000);
+    connection.destroy();
+    expect(closedAfterMs).toBeLessThan(2_000);
+    const [answer, ...rest] = splitResponses(connection.received());
+    expect(rest).toEqual([]);
+    expect(answer?.status).toBeGreaterThanOrEqual(400);
+    expect(answer?.head).toMatch(/\r\nConnection: close/i);
+    expect(answer?.body).toContain(`<title>${answer?.status}: `);
   });
 
   test('none of them is logged as an error', () => {

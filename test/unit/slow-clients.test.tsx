@@ -1,14 +1,47 @@
-import { connect } from 'node:net';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Server } from 'node:http';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, test } from 'vitest';
+import { MAX_PENDING_ANSWERS } from '../../server/lifecycle/http-server.ts';
+import { createLogger } from '../../server/observability/logger.ts';
 import type { PageProps } from '../../shared/route-definition.ts';
-import { buildApp, delay, errorLines } from '../support/build-app.ts';
+import { buildApp, delay, errorLines, type LogLine } from '../support/build-app.ts';
 import { close, listen } from '../support/http-client.ts';
+import { openRawConnection } from '../support/raw-http.ts';
 
 const servers: Server[] = [];
+const folders: string[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map(close));
+  await Promise.all(folders.splice(0).map((folder) => rm(folder, { recursive: true, force: true })));
 });
+
+/** The server's own logger, writing into the app's captured lines. */
+function serverLogger(logs: LogLine[]) {
+  return createLogger({ level: 'debug', destination: { write: (line: string) => logs.push(JSON.parse(line)) } });
+}
+
+/** The heap after a full collection, so two readings compare what is retained, not garbage. */
+function retainedHeap(): number {
+  setFlagsFromString('--expose-gc');
+  const collect: unknown = runInNewContext('gc');
+  if (typeof collect !== 'function') throw new Error('gc is not available');
+  collect();
+  collect();
+  return process.memoryUsage().heapUsed;
+}
+
+/** A client build of one 512 KiB file: 32 answers (16 MiB) are more than loopback's socket buffers hold. */
+async function bigAssetFolder(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'pipeline-assets-'));
+  folders.push(dir);
+  await writeFile(join(dir, 'app.js'), `// ${'x'.repeat(512 * 1024)}\n`);
+  return dir;
+}
 
 function openConnections(server: Server): Promise<number> {
   return new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
@@ -80,6 +113,42 @@ describe('slow clients', () => {
     socket.destroy();
     expect(logs.find((line) => line.msg === 'client stopped reading: connection closed')).toMatchObject({ route: '/huge' });
     expect(pendingTimers()).toBeLessThanOrEqual(timersBefore);
+    expect(errorLines(logs)).toEqual([]);
+  });
+
+  test('a client that pipelines and never reads gets at most the bound served, and is closed by the delivery deadline', async () => {
+    const dir = await bigAssetFolder();
+    const { app, logs } = buildApp([], { assets: { dir, routes: new Map() } });
+    const deliveryTimeoutMs = 1_500;
+    const { server, origin } = await listen(app, { deliveryTimeoutMs, logger: serverLogger(logs) });
+    servers.push(server);
+    const serverSide = new Promise<number>((resolve) => {
+      server.once('connection', (socket: Socket) => {
+        const accepted = performance.now();
+        socket.once('close', () => resolve(performance.now() - accepted));
+      });
+    });
+    const heapBefore = retainedHeap();
+
+    const connection = await openRawConnection(Number(new URL(origin).port));
+    connection.stopReading();
+    connection.write('GET /assets/app.js HTTP/1.1\r\nHost: localhost\r\n\r\n'.repeat(1_500));
+    await delay(500);
+    // Before the bound, ~1,300 answers were queued here, about 13 MB of heap, and held for ever. Now
+    // 32 answers, and the requests Node parsed from the same read before the connection stopped reading.
+    const heapWhileHeld = retainedHeap() - heapBefore;
+    // The client reads nothing, so only the server's side can tell when the connection closed.
+    const closedAfterMs = await Promise.race([serverSide, delay(deliveryTimeoutMs + 2_000).then(() => Number.POSITIVE_INFINITY)]);
+    connection.destroy();
+
+    expect(closedAfterMs).toBeGreaterThan(deliveryTimeoutMs - 100);
+    expect(closedAfterMs).toBeLessThan(deliveryTimeoutMs + 1_000);
+    expect(heapWhileHeld).toBeLessThan(6 * 1024 * 1024);
+    const served = logs.filter((line) => line.path === '/assets/app.js');
+    expect(served.length).toBeGreaterThan(0);
+    expect(served.length).toBeLessThanOrEqual(MAX_PENDING_ANSWERS);
+    expect(logs.some((line) => line.msg === 'answer not delivered in time: connection closed')).toBe(true);
+    await settled(async () => (await openConnections(server)) === 0);
     expect(errorLines(logs)).toEqual([]);
   });
 });

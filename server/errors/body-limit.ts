@@ -1,0 +1,86 @@
+import type { IncomingMessage } from 'node:http';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { HttpError } from '../../shared/http-error.ts';
+
+/** RFC 9112 §6.3: a request has a body when it says how it is framed (chunked, or a length above 0). */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) > 0);
+}
+
+/**
+ * An answer written before the request's body has been read closes the connection, and says so
+ * (RFC 9112 §9.6): the connection could carry another request only once the unread bytes were
+ * read off (§9.3), which for a body whose framing is broken is impossible (§6.3), and for an
+ * endless chunked body never ends: Node would read and discard gigabytes to keep the connection. Once the body has been read to its end, the connection
+ * may be kept again. (`shouldKeepAlive` rather than a header, so an explicit `Connection: close`,
+ * such as the one of a draining instance, always stays.)
+ */
+export function closeConnectionUnlessBodyRead(req: Request, res: Response, next: NextFunction): void {
+  if (hasBody(req) && res.shouldKeepAlive) {
+    res.shouldKeepAlive = false;
+    req.once('end', function bodyRead() {
+      if (!res.headersSent) res.shouldKeepAlive = true;
+    });
+  }
+  next();
+}
+
+/** What the body reader leaves for the handlers after it: the whole body, within the limit. */
+interface ReadBody {
+  readonly bytes: Buffer;
+}
+
+const bodies = new WeakMap<IncomingMessage, ReadBody>();
+
+/** The body `readBodyWithin` read for this request; empty when it had none. */
+export function bodyOf(req: IncomingMessage): Buffer {
+  return bodies.get(req)?.bytes ?? Buffer.alloc(0);
+}
+
+/**
+ * Reads the body into memory, counting bytes as they arrive, whatever the framing: a declared
+ * `Content-Length` over the limit gets 413 before anything is read, and a chunked body gets it
+ * at the first byte past the limit. Reading then stops, and the 413 closes the connection
+ * (see closeConnectionUnlessBodyRead). A body parser that reads to the end before answering
+ * would read an endless body for ever.
+ */
+export function readBodyWithin(limitBytes: number): RequestHandler {
+  return function readBoundedBody(req: Request, _res: Response, next: NextFunction) {
+    if (!hasBody(req)) {
+      next();
+      return;
+    }
+    if (Number(req.headers['content-length'] ?? 0) > limitBytes) {
+      next(new HttpError(413));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let received = 0;
+
+    function stopReading(): void {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', stopReading);
+      req.pause();
+    }
+    function onData(chunk: Buffer): void {
+      received += chunk.length;
+      if (received > limitBytes) {
+        stopReading();
+        next(new HttpError(413));
+        return;
+      }
+      chunks.push(chunk);
+    }
+    function onEnd(): void {
+      stopReading();
+      bodies.set(req, { bytes: Buffer.concat(chunks, received) });
+      next();
+    }
+    req.on('data', onData);
+    req.once('end', onEnd);
+    // The client went away: there is no one left to answer.
+    req.once('error', stopReading);
+  };
+}

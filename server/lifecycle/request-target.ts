@@ -1,0 +1,40 @@
+import type { IncomingMessage } from 'node:http';
+
+/** RFC 9112 §3.2.2: absolute-form, the only form besides origin-form (`/x`) and `*` a GET may use here. */
+const ABSOLUTE_FORM = /^https?:\/\//i;
+
+/**
+ * Why Express's router could not read this target, or `undefined` when it can. The router reads
+ * the path with `url.parse` (through `parseurl`): where that throws (`http://[::1/x`,
+ * `http://a@[/`, `http://[::1]:x/`) or finds no path (`http://`, `a:`), the router skips every
+ * middleware and answers with its bare "Cannot GET" 404, and `url.parse` prints a DEP0170
+ * warning. An absolute-form target is readable when the WHATWG parser reads it (every target
+ * that `url.parse` throws or warns on fails it); origin-form and `*` always are.
+ */
+export function unreadableTargetProblem(target: string): string | undefined {
+  if (target.startsWith('/') || target === '*') return undefined;
+  if (!ABSOLUTE_FORM.test(target)) return 'request target is not origin-form or absolute-form';
+  return URL.canParse(target) ? undefined : 'absolute-form request target that does not parse';
+}
+
+const unreadable = new WeakMap<IncomingMessage, string>();
+
+/**
+ * Lets a request whose target the router cannot read meet the app all the same, so it gets the
+ * 400 page with a request id and the security headers, a log line and a metric: the problem is
+ * kept for the malformed-request check, the router reads `/` instead, and the target as sent
+ * stays `originalUrl` (Express keeps one it finds), which the log line shows.
+ */
+export function setAsideUnreadableTarget(req: IncomingMessage): void {
+  const target = req.url ?? '';
+  const problem = unreadableTargetProblem(target);
+  if (problem === undefined) return;
+  unreadable.set(req, problem);
+  Object.assign(req, { originalUrl: target });
+  req.url = '/';
+}
+
+/** The problem `setAsideUnreadableTarget` found with this request's target, if any. */
+export function unreadableTargetOf(req: IncomingMessage): string | undefined {
+  return unreadable.get(req);
+}
