@@ -35,7 +35,7 @@ function collectServerDigests(doc: Document): void {
 export function hydratePage(Page: PageComponent): void {
   const root = document.getElementById(ROOT_ID);
   if (root === null) throw new Error(`#${ROOT_ID} is missing: the server did not render a page`);
-  const { data, params, telemetry, development } = readPageData(document);
+  const { data, params, telemetry, development } = readPageData();
   collectServerDigests(document);
   const report =
     telemetry === undefined ? undefined : (kind: 'uncaught' | 'recoverable', error: unknown) => reportClientError(telemetry, kind, error);

@@ -1,45 +1,125 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { basename, extname, join, relative, resolve } from 'node:path';
+import { basename, extname, join, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { ASSETS_PATH, MANIFEST_FILE, type ClientManifest, type PageAssets } from '../server/render/client-assets.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
+/** The product's route table. */
+export const PRODUCT_ROUTES = join(ROOT, 'shared', 'routes.ts');
 
 export interface ClientBuildOptions {
-  /** Folder of page modules; each `<name>.tsx` becomes the hydrating entry of page `<name>`. */
-  readonly pagesDir: string;
+  /** A module whose `routes` export is the route table; the page modules it names are the entries. */
+  readonly routesModule: string;
   /** Output: the manifest (`MANIFEST_FILE`) here, the files served under `/assets/` in `assets/`. */
   readonly outDir: string;
   readonly mode: 'production' | 'development';
 }
 
+/** The page modules to bundle: entry name (the file's name) → file, and route path → entry name. */
+export interface PageEntries {
+  readonly files: ReadonlyMap<string, string>;
+  readonly routes: ReadonlyMap<string, string>;
+}
+
 const ENTRY_NAMESPACE = 'page-entry';
 const HYDRATE_MODULE = join(ROOT, 'client', 'hydrate-page.tsx');
+/** Where the route table is evaluated: inside the project, so its packages resolve. */
+const ROUTES_PROBE_DIR = join(ROOT, 'node_modules', '.cache', 'page-routes');
+/** The export every project module gets in the probe bundle only: its own file. */
+const MODULE_FILE_EXPORT = '__moduleFile';
 
-/** One virtual entry per page module: import the page, hydrate it. Nothing else ships. */
-function pageEntriesPlugin(pagesDir: string): esbuild.Plugin {
+/** One virtual entry per page module: import the page's component, hydrate it. Nothing else ships. */
+function pageEntriesPlugin(files: ReadonlyMap<string, string>): esbuild.Plugin {
   return {
     name: 'page-entries',
     setup(build) {
       build.onResolve({ filter: /^page-entry:/ }, (args) => ({ path: args.path.slice('page-entry:'.length), namespace: ENTRY_NAMESPACE }));
-      build.onLoad({ filter: /.*/, namespace: ENTRY_NAMESPACE }, (args) => ({
-        contents: [
-          `import Page from ${JSON.stringify(join(pagesDir, `${args.path}.tsx`))};`,
-          `import { hydratePage } from ${JSON.stringify(HYDRATE_MODULE)};`,
-          'hydratePage(Page);',
-        ].join('\n'),
-        resolveDir: ROOT,
-        loader: 'tsx',
-      }));
+      build.onLoad({ filter: /.*/, namespace: ENTRY_NAMESPACE }, (args) => {
+        const file = files.get(args.path);
+        if (file === undefined) return { errors: [{ text: `no page module named ${args.path}` }] };
+        return {
+          contents: [`import Page from ${JSON.stringify(file)};`, `import { hydratePage } from ${JSON.stringify(HYDRATE_MODULE)};`, 'hydratePage(Page);'].join('\n'),
+          resolveDir: ROOT,
+          loader: 'tsx',
+        };
+      });
     },
   };
 }
 
-export async function pageNames(pagesDir: string): Promise<string[]> {
-  const files = await readdir(pagesDir);
-  return files.filter((file) => extname(file) === '.tsx').map((file) => basename(file, '.tsx')).sort();
+/** Tags every project module of the probe bundle with its file, so a page module can be named by identity. */
+function moduleFilePlugin(): esbuild.Plugin {
+  return {
+    name: 'module-file',
+    setup(build) {
+      build.onLoad({ filter: /\.tsx?$/ }, async (args) => {
+        if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
+        const source = await readFile(args.path, 'utf8');
+        return {
+          contents: `${source}\nexport const ${MODULE_FILE_EXPORT} = ${JSON.stringify(args.path)};\n`,
+          loader: extname(args.path) === '.tsx' ? 'tsx' : 'ts',
+        };
+      });
+    },
+  };
+}
+
+function moduleFileOf(page: object): string | undefined {
+  const file: unknown = Reflect.get(page, MODULE_FILE_EXPORT);
+  return typeof file === 'string' ? file : undefined;
+}
+
+/**
+ * Runs the route table once, at build time, to learn which page module each hydrating route
+ * names: the table points at modules and says no names, so the build finds their files by
+ * identity. A route whose page is not a module of the project stops the build, naming it.
+ */
+export async function findPageEntries(routesModule: string): Promise<PageEntries> {
+  await mkdir(ROUTES_PROBE_DIR, { recursive: true });
+  const probe = join(ROUTES_PROBE_DIR, `routes-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.mjs`);
+  try {
+    await esbuild.build({
+      stdin: { contents: `export { routes } from ${JSON.stringify(routesModule)};`, resolveDir: ROOT, loader: 'ts' },
+      bundle: true,
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      target: ['node24'],
+      jsx: 'automatic',
+      outfile: probe,
+      plugins: [moduleFilePlugin()],
+      logLevel: 'silent',
+    });
+    const loaded: unknown = await import(pathToFileURL(probe).href);
+    const table: unknown = typeof loaded === 'object' && loaded !== null ? Reflect.get(loaded, 'routes') : undefined;
+    if (!Array.isArray(table)) throw new Error(`${routesModule} has no \`routes\` array`);
+    const files = new Map<string, string>();
+    const names = new Map<string, string>();
+    const routes = new Map<string, string>();
+    for (const route of table) {
+      const path: unknown = Reflect.get(route, 'path');
+      const page: unknown = Reflect.get(route, 'page');
+      if (page === undefined) continue;
+      const file = typeof page === 'object' && page !== null ? moduleFileOf(page) : undefined;
+      if (typeof path !== 'string' || file === undefined) {
+        throw new Error(`Route ${String(path)}: its page is not a module of this project (write it in its own file and pass the module to route())`);
+      }
+      let name = names.get(file);
+      if (name === undefined) {
+        const base = basename(file, extname(file));
+        name = files.has(base) ? `${base}-${files.size}` : base;
+        names.set(file, name);
+        files.set(name, file);
+      }
+      routes.set(path, name);
+    }
+    return { files, routes };
+  } finally {
+    await rm(probe, { force: true });
+  }
 }
 
 /** Static imports an output pulls in, transitively: what the page should modulepreload. */
@@ -54,10 +134,10 @@ function staticImports(metafile: esbuild.Metafile, output: string, seen = new Se
 }
 
 /** esbuild settings of the client build, shared by `build` and the watch mode of `dev`. */
-export function clientBuildOptions(names: readonly string[], { pagesDir, outDir, mode }: ClientBuildOptions): esbuild.BuildOptions & { metafile: true } {
+export function clientBuildOptions(files: ReadonlyMap<string, string>, { outDir, mode }: Omit<ClientBuildOptions, 'routesModule'>): esbuild.BuildOptions & { metafile: true } {
   return {
-    entryPoints: Object.fromEntries(names.map((name) => [name, `page-entry:${name}`])),
-    plugins: [pageEntriesPlugin(pagesDir)],
+    entryPoints: Object.fromEntries([...files.keys()].map((name) => [name, `page-entry:${name}`])),
+    plugins: [pageEntriesPlugin(files)],
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -76,19 +156,25 @@ export function clientBuildOptions(names: readonly string[], { pagesDir, outDir,
   };
 }
 
-/** Maps each page to its entry file and the chunks it statically imports, as public URLs. */
-export async function writeManifest(metafile: esbuild.Metafile, outDir: string): Promise<Record<string, PageAssets>> {
+/** Maps each hydrating route to its page's entry file and the chunks it imports, as public URLs. */
+export async function writeManifest(metafile: esbuild.Metafile, outDir: string, entries: PageEntries): Promise<Record<string, PageAssets>> {
   const assetsDir = join(outDir, 'assets');
   const url = (file: string) => `${ASSETS_PATH}${relative(assetsDir, resolve(ROOT, file)).split('\\').join('/')}`;
-  const pages: Record<string, PageAssets> = {};
+  const byName = new Map<string, PageAssets>();
   for (const [output, meta] of Object.entries(metafile.outputs)) {
     if (meta.entryPoint === undefined || !meta.entryPoint.startsWith(`${ENTRY_NAMESPACE}:`)) continue;
     const name = meta.entryPoint.slice(ENTRY_NAMESPACE.length + 1);
-    pages[name] = { script: url(output), preloads: [...staticImports(metafile, output)].map(url) };
+    byName.set(name, { script: url(output), preloads: [...staticImports(metafile, output)].map(url) });
   }
-  const manifest: ClientManifest = { pages };
+  const routes: Record<string, PageAssets> = {};
+  for (const [path, name] of entries.routes) {
+    const assets = byName.get(name);
+    if (assets === undefined) throw new Error(`Route ${path}: the build wrote no entry for its page module ${entries.files.get(name) ?? name}`);
+    routes[path] = assets;
+  }
+  const manifest: ClientManifest = { routes };
   await writeFile(join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
-  return pages;
+  return routes;
 }
 
 export async function cleanClientOutput(outDir: string): Promise<void> {
@@ -101,11 +187,28 @@ export async function cleanClientOutput(outDir: string): Promise<void> {
  * plus shared chunks) and writes the manifest the server reads once at start.
  */
 export async function buildClient(options: ClientBuildOptions): Promise<Record<string, PageAssets>> {
-  const names = await pageNames(options.pagesDir);
+  const entries = await findPageEntries(options.routesModule);
   await cleanClientOutput(options.outDir);
-  const result = await esbuild.build(clientBuildOptions(names, options));
+  let result: esbuild.BuildResult & { metafile: esbuild.Metafile };
+  try {
+    result = await esbuild.build({ ...clientBuildOptions(entries.files, options), logLevel: 'silent' });
+  } catch (error) {
+    throw new Error(`The client build failed for ${routesOfFailure(error, entries)}`, { cause: error });
+  }
   await precompressAssets(join(options.outDir, 'assets'));
-  return writeManifest(result.metafile, options.outDir);
+  return writeManifest(result.metafile, options.outDir, entries);
+}
+
+/** Names the routes whose page modules esbuild could not build, with its messages. */
+function routesOfFailure(error: unknown, entries: PageEntries): string {
+  const errors: readonly esbuild.Message[] = typeof error === 'object' && error !== null && 'errors' in error && Array.isArray(error.errors) ? error.errors : [];
+  const lines = errors.map((message) => `${message.location?.file ?? ''}${message.location ? `:${message.location.line}` : ''}: ${message.text}`);
+  const failing = [...entries.routes].filter(([, name]) => {
+    const file = entries.files.get(name) ?? '';
+    return errors.some((message) => message.location !== null && message.location !== undefined && file.endsWith(message.location.file));
+  });
+  const named = failing.length > 0 ? failing.map(([path]) => `route ${path}`).join(', ') : 'the pages of the route table';
+  return `${named}:\n${lines.join('\n')}`;
 }
 
 const brotli = promisify(brotliCompress);

@@ -1,5 +1,7 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
+import { APP_NAME } from '../shared/app-info.ts';
+import type { SiteHead } from '../shared/head.ts';
 import type { RouteDefinition } from '../shared/route-definition.ts';
 import { DEFAULTS, type TrustProxy } from './config.ts';
 import { resolveAnalytics, type AnalyticsOptions } from './render/analytics.ts';
@@ -12,9 +14,11 @@ import { createHttpLogger } from './observability/http-logger.ts';
 import { labelRoute } from './observability/label-route.ts';
 import { liveReloadScript } from './render/live-reload.ts';
 import { rejectMalformedRequests } from './errors/malformed-request.ts';
+import { closeConnectionUnlessBodyRead } from './errors/body-limit.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { createMetricsMiddleware } from './observability/metrics-middleware.ts';
 import { createPageHandler, type PageHandlerOptions } from './render/render-page.tsx';
+import type { GetLoadContext } from './render/request-context.ts';
 import { createSecurityHeaders } from './security/security-headers.ts';
 import { createStaticAssets } from './static/static-assets.ts';
 import { createStatusPages } from './errors/status-pages.ts';
@@ -44,6 +48,10 @@ export interface AppOptions {
   readonly telemetry?: { readonly enabled: boolean; readonly ratePerMinute?: number };
   /** Compress streamed pages (gzip or brotli, flushed as React flushes). Default: on. */
   readonly compression?: boolean;
+  /** Makes the per-request `context` every `load` receives (a session, a database handle). Default: `{}`. */
+  readonly getLoadContext?: GetLoadContext | undefined;
+  /** App-wide head defaults. Default: the application's name, no description. */
+  readonly site?: Partial<SiteHead> | undefined;
   /** Prometheus series to record into; served by main.ts on its own port. Default: none. */
   readonly metrics?: Metrics | undefined;
 }
@@ -77,6 +85,7 @@ export function createApp(options: AppOptions): Express {
   app.use(createConnectionDrain(readiness));
   if (metrics !== undefined) app.use(createMetricsMiddleware(metrics));
   app.use(createSecurityHeaders(policy));
+  app.use(closeConnectionUnlessBodyRead);
   app.use(rejectMalformedRequests);
   app.use(createHealthRouter(readiness));
   app.get([FAVICON_PATH, '/favicon.ico'], sendFavicon);
@@ -101,6 +110,9 @@ export function createApp(options: AppOptions): Express {
     development,
     compression: options.compression ?? DEFAULTS.compression,
     onShellReady: metrics === undefined ? undefined : (route: string, seconds: number) => metrics.observeShell(route, seconds),
+    publicOrigin,
+    getLoadContext: options.getLoadContext,
+    site: { name: options.site?.name ?? APP_NAME, description: options.site?.description },
   };
   const methodNotAllowed = createMethodNotAllowedHandler(pages);
   for (const route of routes) {

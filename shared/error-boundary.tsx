@@ -1,6 +1,7 @@
 import { Component, useSyncExternalStore, type ErrorInfo, type ReactNode } from 'react';
 import { describeError } from './describe-error.ts';
-import { latestServerDigest, subscribeServerDigests } from './server-digests.ts';
+import { isHttpError, statusMessage } from './http-error.ts';
+import { lateServerStatus, latestServerDigest, statusOfDigest, subscribeServerDigests } from './server-digests.ts';
 import { StatusView, applicationErrorMessage } from './status-view.tsx';
 
 interface ErrorBoundaryProps {
@@ -24,10 +25,18 @@ export function digestOf(error: unknown): string | undefined {
   return undefined;
 }
 
+/** The 4xx status an error stands for: notFound() and friends, thrown here or named by a server digest. */
+function statusOfError(error: unknown): number | undefined {
+  if (isHttpError(error)) return error.status >= 400 && error.status < 500 ? error.status : undefined;
+  return statusOfDigest(digestOf(error));
+}
+
 /**
  * The root boundary: an exception no component handles replaces the page with the
- * application-error page of docs/status-pages.md. It only ever catches in the browser (the server reports
- * render errors through React's callbacks), so `location` is always there when it renders.
+ * application-error page of docs/status-pages.md; notFound() and friends, and a boundary that
+ * called them on the server after the shell was sent, replace it with that status's view. It
+ * only ever catches in the browser (the server reports render errors through React's
+ * callbacks), so `location` is always there when it renders.
  */
 export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundaryState> {
   override state: ErrorBoundaryState = { error: null };
@@ -42,12 +51,48 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
 
   override render(): ReactNode {
     const { error } = this.state;
-    if (error === null) return this.props.children;
-    return <ApplicationError error={error.value} showDetail={this.props.showDetail === true} />;
+    return (
+      <PageOrError error={error} showDetail={this.props.showDetail === true}>
+        {this.props.children}
+      </PageOrError>
+    );
   }
 }
 
 const noServerDigest = (): undefined => undefined;
+const noServerStatus = (): undefined => undefined;
+
+interface PageOrErrorProps {
+  readonly error: ErrorBoundaryState['error'];
+  readonly showDetail: boolean;
+  readonly children: ReactNode;
+}
+
+/**
+ * The page, or what replaces it. On the server and while hydrating, the store reads as empty
+ * (`noServerStatus`), so the browser hydrates the server's page; a late status then takes over.
+ */
+function PageOrError({ error, showDetail, children }: PageOrErrorProps) {
+  const lateStatus = useSyncExternalStore(subscribeServerDigests, lateServerStatus, noServerStatus);
+  const status = lateStatus ?? (error === null ? undefined : statusOfError(error.value));
+  if (status !== undefined) return <StatusInPage status={status} />;
+  if (error === null) return children;
+  return <ApplicationError error={error.value} showDetail={showDetail} />;
+}
+
+/**
+ * The status page's view inside a page whose status line (200) is already gone: the same
+ * words as the status page, and `noindex`, which React hoists into the head, since the
+ * status line cannot keep search engines away any more.
+ */
+function StatusInPage({ status }: { readonly status: number }) {
+  return (
+    <>
+      <meta name="robots" content="noindex" />
+      <StatusView status={status} message={statusMessage(status)} />
+    </>
+  );
+}
 
 /**
  * The error's own digest, else that of a boundary that already failed on the server (its

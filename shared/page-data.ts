@@ -1,9 +1,6 @@
 import type { RouteParams } from './route-definition.ts';
 import type { TelemetrySettings } from './telemetry.ts';
 
-/** The id of the JSON script that carries a page's data from server to client. */
-export const PAGE_DATA_ELEMENT_ID = '__PAGE_DATA__';
-
 export interface EmbeddedPageData {
   readonly data: unknown;
   readonly params: RouteParams;
@@ -12,3 +9,9 @@ export interface EmbeddedPageData {
   /** Set by a development server: the client error page may show message and stack. */
   readonly development?: true;
 }
+
+/** The seroval scope (`self.$R[scope]`) the server's data scripts write the page's data into. */
+export const PAGE_DATA_SCOPE = 'page';
+
+/** The name a deferred value's rejection carries on both sides (server/render/deferred-data.ts). */
+export const DEFERRED_DATA_ERROR = 'DeferredDataError';

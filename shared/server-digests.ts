@@ -3,20 +3,53 @@
  * the streamed markup, then from React's recoverable errors). When such a boundary fails again
  * in the browser, React hands the error boundary the browser's error, which has no digest:
  * this store lets the error page still name the server-side failure and its digest (docs/status-pages.md).
+ * A digest that names a status (below) is kept apart: the page shows that status's view.
  */
 type Listener = () => void;
 
+/**
+ * A boundary that called notFound() and friends after the shell was sent cannot change the
+ * status any more; the server gives it this digest instead, which names the status. The colon
+ * keeps it apart from error digests, which are base64url (server/errors/digest.ts).
+ */
+const STATUS_DIGEST_PREFIX = 'status:';
+
+export function statusDigest(status: number): string {
+  return `${STATUS_DIGEST_PREFIX}${status}`;
+}
+
+/** The status a digest names, or undefined for the digest of an error. */
+export function statusOfDigest(digest: string | undefined): number | undefined {
+  if (digest === undefined || !digest.startsWith(STATUS_DIGEST_PREFIX)) return undefined;
+  const status = Number(digest.slice(STATUS_DIGEST_PREFIX.length));
+  return Number.isInteger(status) && status >= 400 && status < 500 ? status : undefined;
+}
+
 let latest: string | undefined;
+let lateStatus: number | undefined;
 const listeners = new Set<Listener>();
 
 export function recordServerDigest(digest: string): void {
-  if (digest === latest) return;
-  latest = digest;
+  const status = statusOfDigest(digest);
+  if (status !== undefined) {
+    // The first status a page called for is the one it shows, as on the server.
+    if (lateStatus !== undefined) return;
+    lateStatus = status;
+  } else {
+    if (digest === latest) return;
+    latest = digest;
+  }
   for (const listener of listeners) listener();
 }
 
+/** The digest of the latest server error; never a status digest. */
 export function latestServerDigest(): string | undefined {
   return latest;
+}
+
+/** The status a boundary called for after the shell was sent, if one did. */
+export function lateServerStatus(): number | undefined {
+  return lateStatus;
 }
 
 export function subscribeServerDigests(listener: Listener): () => void {

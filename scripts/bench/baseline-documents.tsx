@@ -3,7 +3,9 @@ import { APP_NAME } from '../../shared/app-info.ts';
 import { AppRoot } from '../../shared/app-root.tsx';
 import HomePage from '../../shared/pages/home.tsx';
 import { loadClientAssets } from '../../server/render/client-assets.ts';
-import { serializeForScript } from '../../server/render/embedded-json.ts';
+import { createDataStream } from '../../server/render/data-stream.ts';
+import { resolveHead } from '../../shared/head.ts';
+import { head as homeHead } from '../../shared/pages/home.tsx';
 import { PageDocument } from '../../server/render/page-document.tsx';
 import { StatusDocument } from '../../server/errors/status-document.tsx';
 import { statusMessage } from '../../shared/http-error.ts';
@@ -23,14 +25,14 @@ export interface HomeTree {
 
 /** `/` as the product renders it: the document, the embedded data and the page's modules. */
 export function homeTree(clientDir: string): HomeTree {
-  const assets = loadClientAssets(clientDir).pages.get('home');
-  if (assets === undefined) throw new Error(`${clientDir}: the client build has no page "home"`);
-  // What the product embeds for a route without `load` and without parameters.
-  const embeddedData = serializeForScript({ data: undefined, params: {} });
+  const assets = loadClientAssets(clientDir).routes.get('/');
+  if (assets === undefined) throw new Error(`${clientDir}: the client build has no route "/"`);
+  // What the product writes for a route without `load` and without parameters.
+  const dataScript = createDataStream({ data: undefined, params: {} }, { onScript: () => undefined, onDone: () => undefined, onError: () => undefined }).initial;
   return {
     bootstrapModules: [assets.script],
     element: () => (
-      <PageDocument title={`Home · ${APP_NAME}`} nonce={BASELINE_NONCE} assets={assets} embeddedData={embeddedData}>
+      <PageDocument head={resolveHead(homeHead, { name: APP_NAME }, undefined, '/')} nonce={BASELINE_NONCE} assets={assets} dataScript={dataScript}>
         <AppRoot>
           <HomePage data={undefined} params={{}} />
         </AppRoot>
@@ -42,7 +44,7 @@ export function homeTree(clientDir: string): HomeTree {
 /** The fixture page with its 50 ms boundary; a new data object per request, as `load` makes. */
 export function suspenseElement(delayMs: number): ReactElement {
   return (
-    <PageDocument title={`Streaming · ${APP_NAME}`} nonce={BASELINE_NONCE} assets={undefined} embeddedData={undefined}>
+    <PageDocument head={resolveHead({ title: 'Streaming' }, { name: APP_NAME }, undefined, '/')} nonce={BASELINE_NONCE} assets={undefined} dataScript={undefined}>
       <AppRoot>
         <SuspensePage data={{ delayMs }} params={{}} />
       </AppRoot>

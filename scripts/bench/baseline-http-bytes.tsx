@@ -29,7 +29,7 @@ function answer(status: number, contentType: string, body: Buffer, extra: Record
 
 const IMMUTABLE = { 'Cache-Control': 'public, max-age=31536000, immutable' };
 const answers = new Map<string, Answer>();
-for (const url of await firstLoadUrls(clientDir, 'home')) {
+for (const url of await firstLoadUrls(clientDir, '/')) {
   const body = readFileSync(assetFile(clientDir, url));
   answers.set(url, answer(200, 'text/javascript; charset=utf-8', body, IMMUTABLE));
 }

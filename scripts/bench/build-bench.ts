@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { buildClient, ROOT } from '../build-client.ts';
+import { buildClient, PRODUCT_ROUTES, ROOT } from '../build-client.ts';
 import { buildServer, bundleNodeEntry, serverBuildOptions } from '../build-server.ts';
 
 /** Everything the bench runs, built into its own folder so a concurrent `npm run build` cannot pull files from under it. */
@@ -12,7 +12,6 @@ export interface BenchBuild {
 }
 
 export const BENCH_DIR = join(ROOT, 'dist', 'bench');
-const PRODUCT_ROUTES = join(ROOT, 'shared', 'routes.ts');
 const FIXTURE_ROUTES = join(import.meta.dirname, 'fixture-routes.tsx');
 
 /**
@@ -47,7 +46,7 @@ async function buildBaseline(name: string, outDir: string): Promise<string> {
  */
 export async function buildBench(): Promise<BenchBuild> {
   const clientDir = join(BENCH_DIR, 'client');
-  await buildClient({ pagesDir: join(ROOT, 'shared', 'pages'), outDir: clientDir, mode: 'production' });
+  await buildClient({ routesModule: PRODUCT_ROUTES, outDir: clientDir, mode: 'production' });
   const productDir = join(BENCH_DIR, 'server');
   const fixtureDir = join(BENCH_DIR, 'fixture');
   const baselineDir = join(BENCH_DIR, 'baselines');

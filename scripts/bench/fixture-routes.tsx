@@ -12,7 +12,7 @@ export const routes: readonly RouteDefinition[] = [
   ...productRoutes,
   defineRoute<SuspenseData>({
     path: SUSPENSE_PATH,
-    title: 'Streaming',
+    head: { title: 'Streaming' },
     component: SuspensePage,
     load: () => ({ delayMs: SUSPENSE_DELAY_MS }),
   }),

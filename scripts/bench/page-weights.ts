@@ -25,7 +25,7 @@ const STATUS_PAGES = [
  * smallest hydrating bundle beside them.
  */
 export async function measurePageWeights(product: BenchServer, clientDir: string): Promise<PageWeights> {
-  const pages: PageWeight[] = [{ page: '/ (home)', weight: await firstLoadJavaScript(clientDir, 'home') }];
+  const pages: PageWeight[] = [{ page: '/ (home)', weight: await firstLoadJavaScript(clientDir, '/') }];
   for (const { page, method, path, status } of STATUS_PAGES) {
     const res = await httpGet(`${product.origin}${path}`, 10_000, method);
     if (res.status !== status) throw new Error(`${method} ${path} answered ${res.status}, expected ${status}`);

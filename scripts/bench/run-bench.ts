@@ -44,7 +44,7 @@ function commit(): string | undefined {
 
 /** The static scenario's file: the smallest first-load file of `/`, so the figure is the server's cost per request, not a copy of 200 KB. */
 async function staticAssetPath(clientDir: string): Promise<string> {
-  const urls = await firstLoadUrls(clientDir, 'home');
+  const urls = await firstLoadUrls(clientDir, '/');
   const sized = urls.map((url) => ({ url, size: statSync(assetFile(clientDir, url)).size })).sort((a, b) => a.size - b.size);
   const smallest = sized[0];
   if (smallest === undefined) throw new Error('the home page has no built files');

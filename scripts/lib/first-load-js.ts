@@ -67,7 +67,7 @@ export async function javaScriptOfDocument(html: string, clientDir: string): Pro
  * (production, minified, split ESM), in memory: the floor any hydrating page stands on.
  */
 export async function smallestHydratingBundle(): Promise<JavaScriptWeight> {
-  const settings = clientBuildOptions([], { pagesDir: import.meta.dirname, outDir: join(import.meta.dirname, 'out'), mode: 'production' });
+  const settings = clientBuildOptions(new Map(), { outDir: join(import.meta.dirname, 'out'), mode: 'production' });
   const result = await esbuild.build({ ...settings, entryPoints: { smallest: SMALLEST_ENTRY }, plugins: [], write: false });
   const files = result.outputFiles.filter((file) => file.path.endsWith('.js')).map((file) => ({ name: file.path, contents: file.contents }));
   return weigh(files);

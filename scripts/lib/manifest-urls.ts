@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { loadClientAssets } from '../../server/render/client-assets.ts';
 
-/** The `/assets/` URLs one page of a built client loads first: its entry, then its preloads. */
-export async function firstLoadUrls(clientDir: string, page: string): Promise<string[]> {
-  const entry = loadClientAssets(clientDir).pages.get(page);
-  if (entry === undefined) throw new Error(`${clientDir} has no page "${page}" (run npm run build)`);
+/** The `/assets/` URLs one route of a built client loads first: its entry, then its preloads. */
+export async function firstLoadUrls(clientDir: string, route: string): Promise<string[]> {
+  const entry = loadClientAssets(clientDir).routes.get(route);
+  if (entry === undefined) throw new Error(`${clientDir} has no hydrating route "${route}" (run npm run build)`);
   return [entry.script, ...entry.preloads];
 }
 

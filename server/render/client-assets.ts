@@ -13,12 +13,13 @@ export interface PageAssets {
 export interface ClientAssets {
   /** Folder holding the built files served under `/assets/` (the `assets/` beside the manifest). */
   readonly dir: string;
-  readonly pages: ReadonlyMap<string, PageAssets>;
+  /** What each hydrating route loads, by its path pattern. */
+  readonly routes: ReadonlyMap<string, PageAssets>;
 }
 
-/** The manifest `scripts/build.ts` writes beside the client files. */
+/** The manifest `scripts/build.ts` writes beside the client files: each hydrating route's code. */
 export interface ClientManifest {
-  readonly pages: Readonly<Record<string, PageAssets>>;
+  readonly routes: Readonly<Record<string, PageAssets>>;
 }
 
 export const MANIFEST_FILE = 'manifest.json';
@@ -34,13 +35,13 @@ function isPageAssets(value: unknown): value is PageAssets {
 export function loadClientAssets(dir: string): ClientAssets {
   const file = join(dir, MANIFEST_FILE);
   const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-  if (typeof parsed !== 'object' || parsed === null || !('pages' in parsed) || typeof parsed.pages !== 'object' || parsed.pages === null) {
+  if (typeof parsed !== 'object' || parsed === null || !('routes' in parsed) || typeof parsed.routes !== 'object' || parsed.routes === null) {
     throw new Error(`${file} is not a client manifest (run npm run build)`);
   }
-  const pages = new Map<string, PageAssets>();
-  for (const [name, entry] of Object.entries(parsed.pages)) {
-    if (!isPageAssets(entry)) throw new Error(`${file}: page "${name}" has no script`);
-    pages.set(name, { script: entry.script, preloads: entry.preloads });
+  const routes = new Map<string, PageAssets>();
+  for (const [path, entry] of Object.entries(parsed.routes)) {
+    if (!isPageAssets(entry)) throw new Error(`${file}: route "${path}" has no script`);
+    routes.set(path, { script: entry.script, preloads: entry.preloads });
   }
-  return { dir: join(dir, 'assets'), pages };
+  return { dir: join(dir, 'assets'), routes };
 }

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
+import type { ResolvedHead } from '../../shared/head.ts';
 import { STATUS_VIEW_CSS } from '../../shared/status-view.tsx';
-import { PAGE_DATA_ELEMENT_ID } from '../../shared/page-data.ts';
+import { FAVICON_PATH } from '../static/favicon.ts';
 import { AnalyticsScripts } from './analytics-scripts.tsx';
 import type { PageAssets } from './client-assets.ts';
-import { FAVICON_PATH } from '../static/favicon.ts';
 
 /** The shell's own look; the status view's rules come along for the client error page. */
 const PAGE_CSS = `${STATUS_VIEW_CSS}
@@ -13,11 +13,11 @@ const PAGE_CSS = `${STATUS_VIEW_CSS}
 `;
 
 interface PageDocumentProps {
-  readonly title: string;
+  readonly head: ResolvedHead;
   readonly nonce: string;
   readonly assets: PageAssets | undefined;
-  /** Page data already made safe by `serializeForScript`. */
-  readonly embeddedData: string | undefined;
+  /** The page's data as the first data script (server/render/data-stream.ts); only for hydrating pages. */
+  readonly dataScript: string | undefined;
   /** Analytics script URLs (docs/observability.md); empty when off. */
   readonly analyticsSources?: readonly string[];
   /** Development only: the live-reload script of `npm run dev`. */
@@ -25,23 +25,34 @@ interface PageDocumentProps {
   readonly children: ReactNode;
 }
 
+/** The head tags a page declares (shared/head.ts), written where the document starts. */
+export function HeadTags({ head }: { readonly head: ResolvedHead }) {
+  return (
+    <>
+      <title>{head.title}</title>
+      {head.meta.map(({ key, value, content }) =>
+        key === 'name' ? <meta key={value} name={value} content={content} /> : <meta key={value} property={value} content={content} />,
+      )}
+      {head.canonical === undefined ? null : <link rel="canonical" href={head.canonical} />}
+    </>
+  );
+}
+
 /**
  * The document around a page. React renders all of it; the client hydrates only `#root`,
  * so nothing outside it (nonce attributes, the data script) can mismatch.
  */
-export function PageDocument({ title, nonce, assets, embeddedData, analyticsSources = [], liveReloadScript, children }: PageDocumentProps) {
+export function PageDocument({ head, nonce, assets, dataScript, analyticsSources = [], liveReloadScript, children }: PageDocumentProps) {
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{title}</title>
+        <HeadTags head={head} />
         <link rel="icon" href={FAVICON_PATH} type="image/svg+xml" />
         {assets?.preloads.map((href) => <link key={href} rel="modulepreload" href={href} nonce={nonce} />)}
         <style nonce={nonce} dangerouslySetInnerHTML={{ __html: PAGE_CSS }} />
-        {embeddedData === undefined ? null : (
-          <script id={PAGE_DATA_ELEMENT_ID} type="application/json" nonce={nonce} dangerouslySetInnerHTML={{ __html: embeddedData }} />
-        )}
+        {dataScript === undefined ? null : <script nonce={nonce} dangerouslySetInnerHTML={{ __html: dataScript }} />}
         <AnalyticsScripts sources={analyticsSources} nonce={nonce} />
         {liveReloadScript === undefined ? null : <script nonce={nonce} dangerouslySetInnerHTML={{ __html: liveReloadScript }} />}
       </head>

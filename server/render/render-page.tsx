@@ -1,20 +1,27 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { renderToPipeableStream } from 'react-dom/server';
-import { APP_NAME } from '../../shared/app-info.ts';
 import { AppRoot } from '../../shared/app-root.tsx';
+import { resolveHead, type PageHead, type ResolvedHead, type SiteHead } from '../../shared/head.ts';
 import { isHttpError, type HttpError } from '../../shared/http-error.ts';
 import type { EmbeddedPageData } from '../../shared/page-data.ts';
-import type { RouteDefinition } from '../../shared/route-definition.ts';
+import { statusDigest } from '../../shared/server-digests.ts';
+import type { RouteDefinition, RouteParams } from '../../shared/route-definition.ts';
 import { untilAborted } from './abortable.ts';
 import type { ClientAssets } from './client-assets.ts';
 import { choosePageEncoding, compressInto } from './compression.ts';
-import { serializeForScript } from './embedded-json.ts';
+import { createDataStream, type DataStream } from './data-stream.ts';
+import { deferData, DeferredDataError } from './deferred-data.ts';
 import { setHtmlHeaders } from './html-headers.ts';
 import { isCrawler } from './is-crawler.ts';
 import { PageDocument } from './page-document.tsx';
 import { ClientDisconnectedError, RenderNotNeededError, RenderTimeoutError, isRenderStopReason } from './render-errors.ts';
-import { normalizeParams, searchParamsOf } from './route-params.ts';
+import { canEnter, isSettled, type RenderPhase } from './render-phase.ts';
+import { createLoadContext, type GetLoadContext } from './request-context.ts';
+import { normalizeParams } from './route-params.ts';
+import { createScriptInjector, type ScriptInjector } from './script-injector.ts';
+import { createDigest } from '../errors/digest.ts';
 import { logServerError } from '../errors/server-error-log.ts';
+import { requestPath } from '../observability/request-path.ts';
 
 export interface PageHandlerOptions {
   /** After this long the render is aborted and pending boundaries render on the client. */
@@ -32,12 +39,16 @@ export interface PageHandlerOptions {
   readonly onShellReady: ((route: string, seconds: number) => void) | undefined;
   /** gzip or brotli when the client accepts it; off where a proxy compresses instead. */
   readonly compression: boolean;
+  /** Absolute URLs (the request's, canonical, Open Graph) come from here, never from `Host`. */
+  readonly publicOrigin: URL | undefined;
+  /** The app's per-request value for `load`; `{}` without one. */
+  readonly getLoadContext: GetLoadContext | undefined;
+  /** App-wide head defaults: the site's name and description. */
+  readonly site: SiteHead;
 }
 
-function documentTitle(route: RouteDefinition, data: unknown): string {
-  const title = typeof route.title === 'function' ? route.title(data) : route.title;
-  return title === undefined || title === '' ? APP_NAME : `${title} · ${APP_NAME}`;
-}
+/** Path patterns with parameters or wildcards serve many paths, so many canonical URLs. */
+const VARIABLE_PATH = /[:*]/;
 
 /**
  * Streams one route's page (docs/rendering.md): `load` first, then `renderToPipeableStream`. Browsers get
@@ -47,88 +58,203 @@ function documentTitle(route: RouteDefinition, data: unknown): string {
  */
 export function createPageHandler(route: RouteDefinition, options: PageHandlerOptions): RequestHandler {
   const { renderTimeoutMs, assets, liveReloadScript, analyticsSources, telemetry, development, onShellReady, compression } = options;
-  const pageAssets = route.page === undefined ? undefined : assets?.pages.get(route.page);
+  const { publicOrigin, getLoadContext, site } = options;
+  const pageAssets = route.page === undefined ? undefined : assets?.routes.get(route.path);
   if (route.page !== undefined && assets !== undefined && pageAssets === undefined) {
-    throw new Error(`Route ${route.path}: page "${route.page}" is not in the client build`);
+    throw new Error(`Route ${route.path}: its page module is not in the client build (run npm run build)`);
   }
   const bootstrapModules = pageAssets === undefined ? undefined : [pageAssets.script];
-  // Most titles do not depend on the data: work them out once, not per request.
-  const fixedTitle = typeof route.title === 'function' ? undefined : documentTitle(route, undefined);
+  const { head } = route;
+  function headFor(data: unknown, params: RouteParams, path: string): ResolvedHead {
+    const declared: PageHead = typeof head === 'function' ? head(data, params) : (head ?? {});
+    return resolveHead(declared, site, publicOrigin, path);
+  }
+  // Most heads depend neither on the data nor on the path: work them out once, not per request.
+  const fixedHead = typeof head === 'function' || VARIABLE_PATH.test(route.path) ? undefined : headFor(undefined, {}, route.path);
   const Page = route.component;
 
   return async function renderPage(req: Request, res: Response, next: NextFunction) {
     const started = performance.now();
     res.locals.routePattern = route.path;
     const nonce = res.locals.cspNonce;
-    // Only pages with a `load` need a signal; the rest just remember why they stopped.
+    // Only pages with a `load` need a signal.
     const loadSignal = route.load === undefined ? undefined : new AbortController();
-    let stopped: ClientDisconnectedError | RenderTimeoutError | undefined;
     let abortRender: ((reason: unknown) => void) | undefined;
+    // The one value that says where this response stands (render-phase.ts).
+    let phase: RenderPhase = 'loading';
 
-    function stopRender(reason: ClientDisconnectedError | RenderTimeoutError): void {
-      stopped = reason;
+    /** The only place the phase changes. The timer goes as soon as nothing is left to bound. */
+    function enter(to: RenderPhase): boolean {
+      if (!canEnter(phase, to)) return false;
+      phase = to;
+      if (isSettled(to)) clearTimeout(timer);
+      return true;
+    }
+
+    /** Stops `load` and the render for good: the client is gone, or no longer reads. */
+    function abandon(reason: ClientDisconnectedError | RenderTimeoutError): boolean {
+      if (!enter('abandoned')) return false;
       loadSignal?.abort(reason);
       abortRender?.(reason);
+      return true;
     }
-    let renderDone = false;
+
+    /** What was written is not draining: ended but unflushed, or waiting on 'drain'. */
+    function clientStalled(): boolean {
+      return res.writableEnded ? !res.writableFinished : res.writableNeedDrain;
+    }
+
+    // Set once the data is loaded: rejects deferred values still pending; says whether there were any.
+    let stopDeferred: ((digest: string) => boolean) | undefined;
+    // The render timeout's one event: its warning line and the error views of pending values share it.
+    let timeoutDigest: string | undefined;
+
+    /**
+     * Rejects what is still pending with the timeout's digest, then lets React stop: the
+     * rejections' scripts are written first (they settle in microtasks, before the abort).
+     */
+    function stopAtTimeout(timeout: RenderTimeoutError): void {
+      timeoutDigest = createDigest();
+      stopDeferred?.(timeoutDigest);
+      setImmediate(() => abortRender?.(timeout));
+    }
+
     // Bounds the whole response: the render, and the delivery of what it wrote.
     const timer = setTimeout(function renderTimedOut() {
-      // Stalled: what was written is not draining (ended but unflushed, or waiting on 'drain').
-      const stalled = res.writableEnded ? !res.writableFinished : res.writableNeedDrain;
-      if (!renderDone) {
-        req.log.warn({ route: route.path, timeoutMs: renderTimeoutMs, clientStalled: stalled }, 'render timed out');
-        stopRender(new RenderTimeoutError(renderTimeoutMs));
-      } else if (stalled) {
-        req.log.info({ route: route.path, timeoutMs: renderTimeoutMs }, 'client stopped reading: connection closed');
+      const timeout = new RenderTimeoutError(renderTimeoutMs);
+      switch (phase) {
+        case 'loading':
+          // `load` fails with the timeout and Express answers the 500 page. Its error line,
+          // carrying the digest the visitor sees, is this event's only line.
+          loadSignal?.abort(timeout);
+          return;
+        case 'rendering':
+          // Nothing sent yet: React completes the document with fallbacks for what is pending
+          // (sent when it calls back, see sendDocument), or fails the shell (Express: 500).
+          enter('cut-short');
+          stopAtTimeout(timeout);
+          return;
+        case 'streaming': {
+          const stalled = clientStalled();
+          // Pending boundaries fall back to client rendering; a client that stopped reading
+          // would hold the socket and the buffered page forever.
+          if (!stalled) stopAtTimeout(timeout);
+          req.log.warn({ route: route.path, timeoutMs: renderTimeoutMs, clientStalled: stalled, digest: timeoutDigest ?? null }, 'render timed out');
+          if (stalled && abandon(timeout)) res.destroy();
+          return;
+        }
+        case 'delivering':
+          if (clientStalled()) {
+            req.log.info({ route: route.path, timeoutMs: renderTimeoutMs }, 'client stopped reading: connection closed');
+            if (abandon(timeout)) res.destroy();
+            return;
+          }
+          // React is done, but deferred values no component reads are still on their way.
+          timeoutDigest = createDigest();
+          if (stopDeferred?.(timeoutDigest)) req.log.warn({ route: route.path, timeoutMs: renderTimeoutMs, digest: timeoutDigest }, 'render timed out');
+          return;
+        default:
+          // cut-short, done, abandoned: already stopped, or the timer was cleared.
+          return;
       }
-      // A client that stopped reading would hold the socket and the buffered page forever.
-      if (stalled) res.destroy();
     }, renderTimeoutMs);
     res.once('close', function onResponseClosed() {
       clearTimeout(timer);
-      if (!res.writableFinished && stopped === undefined) {
-        req.log.info({ route: route.path }, 'render aborted: client disconnected');
-        stopRender(new ClientDisconnectedError());
-      }
+      if (res.writableFinished) enter('done');
+      else if (abandon(new ClientDisconnectedError())) req.log.info({ route: route.path }, 'render aborted: client disconnected');
     });
 
     const params = normalizeParams(req.params);
-    let data: unknown;
+    let loaded: unknown;
     if (route.load !== undefined && loadSignal !== undefined) {
       try {
-        const context = { params, searchParams: searchParamsOf(req.originalUrl), signal: loadSignal.signal, requestId: String(req.id) };
-        data = await untilAborted(route.load(context), loadSignal.signal);
+        const signal = loadSignal.signal;
+        const context = getLoadContext === undefined ? {} : await untilAborted(getLoadContext(req, res), signal);
+        loaded = await untilAborted(route.load(createLoadContext(req, { params, signal, context, publicOrigin })), signal);
       } catch (error) {
-        clearTimeout(timer);
-        if (error instanceof ClientDisconnectedError) return;
-        throw error;
+        // A client that went away needs no answer; otherwise Express gives the status page of a
+        // helper, or the 500 page of a throw or of the render timeout.
+        if (enter('done')) throw error;
+        return;
       }
     }
-    if (stopped !== undefined) return;
+    if (!enter('rendering')) return;
 
-    // Only a page that hydrates needs its data in the document.
-    const embeddedData =
+    /** A deferred value's rejection: logged once here; the page gets only its digest. */
+    function deferredRejected(error: unknown): DeferredDataError {
+      if (isHttpError(error) && error.status < 500) {
+        req.log.warn({ route: route.path, status: error.status }, 'status helper called in a deferred value');
+        return new DeferredDataError(statusDigest(error.status));
+      }
+      // The client went away or the timeout stopped `load`: expected, and logged as such.
+      if (isRenderStopReason(error)) return new DeferredDataError(timeoutDigest ?? '');
+      const digest = logServerError(req, error);
+      return new DeferredDataError(digest, development && error instanceof Error ? { message: error.message, stack: error.stack } : undefined);
+    }
+    const deferred = deferData(loaded, deferredRejected);
+    const data = deferred.value;
+    stopDeferred = (digest) => {
+      if (!deferred.isPending()) return false;
+      deferred.rejectPending(new DeferredDataError(digest));
+      return true;
+    };
+
+    // Only a page that hydrates needs its data in the document; deferred values follow it there.
+    const injector: ScriptInjector | undefined = pageAssets !== undefined && deferred.hasPending ? createScriptInjector(nonce) : undefined;
+    const dataStream: DataStream | undefined =
       pageAssets === undefined
         ? undefined
-        : serializeForScript({
-            data,
-            params,
-            ...(telemetry ? { telemetry: { route: route.path, requestId: String(req.id) } } : {}),
-            ...(development ? { development: true } : {}),
-          } satisfies EmbeddedPageData);
+        : createDataStream(
+            {
+              data,
+              params,
+              ...(telemetry ? { telemetry: { route: route.path, requestId: String(req.id) } } : {}),
+              ...(development ? { development: true } : {}),
+            } satisfies EmbeddedPageData,
+            {
+              onScript: (script) => injector?.inject(script),
+              onDone: () => injector?.complete(),
+              // seroval could not write a value (a class instance, a function): the browser
+              // cannot have it. Logged; the page ends when React does.
+              onError: (error) => {
+                logServerError(req, error);
+                injector?.complete();
+              },
+            },
+          );
+    if (dataStream !== undefined) res.once('close', () => dataStream.dispose());
 
     const bot = isCrawler(req.get('user-agent'));
-    let shellSent = false;
-    let statusFromRender: HttpError | undefined;
+    // The first status helper called before anything was sent: the page ends in its status page.
+    let pageStatus: HttpError | undefined;
 
-    function sendShell(): void {
-      if (shellSent || res.writableEnded || stopped !== undefined) return;
-      shellSent = true;
-      if (statusFromRender !== undefined) {
-        // A boundary called notFound() and friends while the shell rendered: the page's status wins.
-        clearTimeout(timer);
+    /**
+     * notFound() and friends. Before anything is sent, the page ends in that status page. After
+     * the shell the status line is gone: the boundary's digest names the status instead, so the
+     * client can show that status view (shared/error-boundary.tsx).
+     */
+    function statusFromRender(error: HttpError): string | undefined {
+      if (canEnter(phase, 'streaming')) {
+        pageStatus ??= error;
+        return undefined;
+      }
+      // Answered otherwise, or abandoned: nobody will read this boundary.
+      if (phase !== 'streaming') return undefined;
+      req.log.warn({ route: route.path, status: error.status }, 'status helper called after the shell was sent');
+      return statusDigest(error.status);
+    }
+
+    /** Sends what React has: the shell for a browser, the whole document for a crawler or after the timeout. */
+    function sendDocument(): void {
+      if (!canEnter(phase, 'streaming')) return;
+      if (phase === 'cut-short') {
+        req.log.warn({ route: route.path, timeoutMs: renderTimeoutMs, clientStalled: false, digest: timeoutDigest ?? null }, 'render timed out');
+      }
+      if (pageStatus !== undefined) {
+        // A boundary called notFound() and friends before anything was sent: the page's status wins.
+        enter('done');
         abort(new RenderNotNeededError('the page ends in a status page'));
-        next(statusFromRender);
+        next(pageStatus);
         return;
       }
       const shellSeconds = (performance.now() - started) / 1000;
@@ -139,19 +265,22 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
       res.setHeader('Server-Timing', `shell;desc="React shell";dur=${(shellSeconds * 1000).toFixed(1)}`);
       const encoding = choosePageEncoding(req, res, compression);
       if (req.method === 'HEAD') {
+        enter('done');
         res.end();
         abort(new RenderNotNeededError('HEAD needs no body'));
         return;
       }
-      pipe(encoding === undefined ? res : compressInto(res, encoding));
+      enter('streaming');
+      const destination = encoding === undefined ? res : compressInto(res, encoding);
+      pipe(injector === undefined ? destination : injector.connect(destination));
     }
 
     const { pipe, abort } = renderToPipeableStream(
       <PageDocument
-        title={fixedTitle ?? documentTitle(route, data)}
+        head={fixedHead ?? headFor(data, params, requestPath(req))}
         nonce={nonce}
         assets={pageAssets}
-        embeddedData={embeddedData}
+        dataScript={dataStream?.initial}
         liveReloadScript={liveReloadScript}
         analyticsSources={analyticsSources}
       >
@@ -163,27 +292,25 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
         nonce,
         ...(bootstrapModules === undefined ? {} : { bootstrapModules }),
         onError(error) {
-          if (isRenderStopReason(error)) return undefined;
-          if (isHttpError(error) && error.status < 500) {
-            if (!shellSent) statusFromRender ??= error;
-            else req.log.warn({ route: route.path, status: error.status }, 'status helper called after the shell was sent');
-            return undefined;
-          }
+          if (isRenderStopReason(error)) return timeoutDigest;
+          // A deferred value's rejection, already logged: the boundary carries its digest.
+          if (error instanceof DeferredDataError) return error.digest;
+          if (isHttpError(error) && error.status < 500) return statusFromRender(error);
           // Becomes the boundary's digest in the HTML; the same digest is in the log line.
           return logServerError(req, error);
         },
         onShellReady() {
-          if (!bot) sendShell();
+          if (!bot) sendDocument();
         },
         onAllReady() {
+          // A crawler's document, or whatever the render timeout left; a browser already has its shell.
+          sendDocument();
           // The timer stays until the response closes: delivery can still stall.
-          renderDone = true;
-          if (bot) sendShell();
+          enter('delivering');
         },
         onShellError(error) {
-          clearTimeout(timer);
-          if (error instanceof ClientDisconnectedError || res.writableEnded) return;
-          next(error);
+          // Unless the client is gone, Express answers: a status page, or 500 with its error line.
+          if (enter('done')) next(error);
         },
       },
     );

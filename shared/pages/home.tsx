@@ -1,5 +1,11 @@
 import { APP_NAME } from '../app-info.ts';
+import type { PageHead } from '../head.ts';
 import type { PageProps } from '../route-definition.ts';
+
+export const head: PageHead = {
+  title: 'Home',
+  description: 'A React 19 page streamed by an Express 5 server and hydrated in the browser, with status pages, digests and security headers built in.',
+};
 
 /** The product's shell: header with the application's name and a main landmark. */
 export default function HomePage(_props: PageProps) {

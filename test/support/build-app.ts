@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import { createApp, type AppOptions } from '../../server/app.ts';
 import { createLogger } from '../../server/observability/logger.ts';
+import type { ClientAssets } from '../../server/render/client-assets.ts';
 import type { RouteDefinition } from '../../shared/route-definition.ts';
 
 /** One parsed pino line. */
@@ -46,4 +47,15 @@ export async function waitFor(predicate: () => boolean, timeoutMs = 2_000, what 
     if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
     await delay(5);
   }
+}
+
+/**
+ * Routes that hydrate as far as the server can tell, without a client build: each gets a page
+ * module and an entry script in a stand-in manifest, so the page carries its data scripts.
+ */
+export function asHydrating(routes: readonly RouteDefinition[], script = '/assets/fixture.js'): { routes: RouteDefinition[]; assets: ClientAssets } {
+  return {
+    routes: routes.map((route) => ({ ...route, page: { default: route.component } })),
+    assets: { dir: '/nonexistent', routes: new Map(routes.map((route) => [route.path, { script, preloads: [] }])) },
+  };
 }

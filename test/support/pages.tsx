@@ -88,6 +88,6 @@ export function fixtureRoutes(delayMs = 150): readonly RouteDefinition[] {
         amp: 'a&b',
       }),
     },
-    { path: '/users/:id', component: Plain, title: 'User', load: ({ params }) => ({ id: params.id }) },
+    { path: '/users/:id', component: Plain, head: { title: 'User' }, load: ({ params }) => ({ id: params.id }) },
   ];
 }

@@ -41,7 +41,7 @@ describe('first-load JavaScript of /', () => {
 
   beforeAll(async () => {
     if (!existsSync(join(CLIENT_DIR, MANIFEST_FILE))) throw new Error(`${CLIENT_DIR}/${MANIFEST_FILE} is missing: run npm run build first`);
-    [home, smallest] = await Promise.all([firstLoadJavaScript(CLIENT_DIR, 'home'), smallestHydratingBundle()]);
+    [home, smallest] = await Promise.all([firstLoadJavaScript(CLIENT_DIR, '/'), smallestHydratingBundle()]);
   });
 
   test(`stays within ${FIRST_LOAD_ALLOWANCE_BYTES} gzip bytes of the smallest hydrating bundle`, () => {
@@ -52,7 +52,7 @@ describe('first-load JavaScript of /', () => {
   test('is exactly what the served page references, so the budget measures what ships', async () => {
     const { app } = buildApp(routes, { assets: loadClientAssets(CLIENT_DIR) });
     const res = await request(app).get('/').expect(200);
-    expect(new Set(scriptUrlsInHtml(res.text))).toEqual(new Set(await firstLoadUrls(CLIENT_DIR, 'home')));
+    expect(new Set(scriptUrlsInHtml(res.text))).toEqual(new Set(await firstLoadUrls(CLIENT_DIR, '/')));
   });
 });
 

@@ -1,7 +1,9 @@
 import { request as httpRequest } from 'node:http';
+import { use } from 'react';
 import request from 'supertest';
 import { afterEach, describe, expect, test } from 'vitest';
-import { buildApp, delay, errorLines, LEVEL, waitFor } from '../support/build-app.ts';
+import { asHydrating, buildApp, delay, errorLines, LEVEL, waitFor } from '../support/build-app.ts';
+import { inlineScripts, pageDataOf } from '../support/page-data-scripts.ts';
 import { close, DESKTOP_CHROME, getTimed, listen } from '../support/http-client.ts';
 import { fixtureRoutes } from '../support/pages.tsx';
 import type { Server } from 'node:http';
@@ -19,6 +21,43 @@ async function serve(...args: Parameters<typeof buildApp>) {
   servers.push(server);
   return { ...built, server, origin };
 }
+
+/** `promise`, or a failure naming `what` once `ms` have passed: a hang fails fast and says so. */
+function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** HEAD with the given user agent; resolves when the answer has ended. */
+function head(url: string, userAgent: string): Promise<{ status: number; type: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'HEAD', agent: false, headers: { 'User-Agent': userAgent } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, type: response.headers['content-type'] }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const DIGEST_ON_PAGE = /Digest: ([A-Za-z0-9_-]+)/;
+
+/** Never settles: a shell that `use`s it can never be ready. */
+const forever = new Promise<never>(() => undefined);
+
+function BlockedShell(): never {
+  use(forever);
+  throw new Error('unreachable: use() of a pending promise suspends');
+}
+
+/** Pages whose render outlasts any timeout, before the shell. */
+const neverReady = [
+  { path: '/slow-load', component: () => null, load: () => forever },
+  { path: '/blocked-shell', component: BlockedShell },
+];
 
 describe('streaming', () => {
   test('sends the shell before a delayed boundary resolves, then streams its content in', async () => {
@@ -77,24 +116,34 @@ describe('streaming', () => {
     });
     expect(res).toEqual({ status: 200, type: 'text/html; charset=utf-8', body: '' });
   });
+
+  test('answers HEAD once the shell is ready, not when the render timeout stops a page that never settles', async () => {
+    const { origin, logs } = await serve(fixtureRoutes(), { renderTimeoutMs: 2_000 });
+    const started = performance.now();
+    const res = await within(3_000, 'HEAD /hang', head(`${origin}/hang`, DESKTOP_CHROME));
+    const took = performance.now() - started;
+
+    expect(res).toEqual({ status: 200, type: 'text/html; charset=utf-8' });
+    // Node would send no body anyway; what the app controls is when the answer ends.
+    expect(took).toBeLessThan(400);
+    await waitFor(() => logs.some((line) => line.msg === 'request completed'));
+    expect(logs.filter((line) => line.msg === 'render timed out')).toEqual([]);
+    expect(logs.filter((line) => line.level >= LEVEL.warn)).toEqual([]);
+  });
 });
 
 describe('embedded page data', () => {
   test('cannot close the script element, open a comment or break a line, and round-trips exactly', async () => {
     // Data is embedded only for pages that hydrate, so give the hostile route a client entry.
-    const { app: hydrated } = buildApp(
-      fixtureRoutes().map((route) => (route.path === '/hostile-data' ? { ...route, page: 'fixture' } : route)),
-      { assets: { dir: '/nonexistent', pages: new Map([['fixture', { script: '/assets/fixture.js', preloads: [] }]]) } },
-    );
-    const res = await request(hydrated).get('/hostile-data');
+    const { routes, assets } = asHydrating(fixtureRoutes().filter((route) => route.path === '/hostile-data'));
+    const res = await request(buildApp(routes, { assets }).app).get('/hostile-data');
     expect(res.status).toBe(200);
 
-    const match = /<script id="__PAGE_DATA__" type="application\/json" nonce="[^"]+">([^]*?)<\/script>/.exec(res.text);
-    if (match?.[1] === undefined) throw new Error('no data script');
-    const embedded = match[1];
-    expect(embedded).not.toMatch(/<|>|\u2028|\u2029/);
+    const scripts = inlineScripts(res.text);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) expect(script).not.toMatch(/<|\u2028|\u2029/);
     expect(res.text).not.toContain('<script>window.__pwned');
-    expect(JSON.parse(embedded)).toEqual({
+    expect(pageDataOf(res.text)).toEqual({
       data: {
         html: '</script><script>window.__pwned = 1</script>',
         comment: '<!--<script>',
@@ -120,6 +169,43 @@ describe('render timeout', () => {
     expect(took).toBeLessThan(5_000);
     expect(logs.some((line) => line.msg === 'render timed out' && line.level === LEVEL.warn)).toBe(true);
     expect(errorLines(logs)).toEqual([]);
+  });
+
+  test('sends a crawler the whole document when the timeout fires, pending boundaries as their fallbacks', async () => {
+    const { origin, logs } = await serve(fixtureRoutes(), { renderTimeoutMs: 300 });
+    const started = performance.now();
+    const res = await within(3_000, 'Googlebot on /hang', getTimed(`${origin}/hang`, { 'User-Agent': GOOGLEBOT }));
+    const took = performance.now() - started;
+
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    // Still one document at once: the first bytes hold the shell and the boundary's fallback.
+    expect(res.chunks[0]?.text).toContain('SHELL-HEADING');
+    expect(res.chunks[0]?.text).toContain('LOADING-FALLBACK');
+    expect(res.body).not.toContain('SLOW-CONTENT-ARRIVED');
+    expect(res.body).toMatch(/<\/html>$/);
+    expect(took).toBeGreaterThanOrEqual(290);
+    expect(took).toBeLessThan(1_000);
+    const problems = logs.filter((line) => line.level >= LEVEL.warn);
+    expect(problems).toEqual([expect.objectContaining({ level: LEVEL.warn, msg: 'render timed out', route: '/hang', timeoutMs: 300 })]);
+  });
+
+  test.each([
+    ['a load', '/slow-load'],
+    ['a shell', '/blocked-shell'],
+  ])('%s that outlasts the timeout is one error line carrying the digest of the 500 page', async (_what, path) => {
+    const { origin, logs } = await serve(neverReady, { renderTimeoutMs: 100 });
+    const res = await within(3_000, path, getTimed(`${origin}${path}`, { 'User-Agent': DESKTOP_CHROME }));
+    expect(res.status).toBe(500);
+    const digest = DIGEST_ON_PAGE.exec(res.body)?.[1];
+    expect(digest).toEqual(expect.any(String));
+    await waitFor(() => logs.some((line) => line.msg === 'request completed'));
+
+    // One event, one line: no warning before the error line.
+    const problems = logs.filter((line) => line.level >= LEVEL.warn);
+    expect(problems).toEqual([
+      expect.objectContaining({ level: LEVEL.error, digest, route: path, err: expect.objectContaining({ name: 'RenderTimeoutError', message: 'The render did not finish within 100 ms' }) }),
+    ]);
   });
 
   test('a render that times out before its shell is ready ends in the 500 page', async () => {
@@ -169,7 +255,7 @@ describe('the render timer', () => {
     return process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
   }
 
-  test('is cleared however the request ends: streamed, failed, status page or disconnect', async () => {
+  test('is cleared however the request ends: streamed, failed, status page, HEAD, crawler or disconnect', async () => {
     // A long timeout: a timer left behind would still be pending when we count.
     const { origin, logs } = await serve(fixtureRoutes(30), { renderTimeoutMs: 60_000 });
     await getTimed(`${origin}/users/1`);
@@ -179,6 +265,8 @@ describe('the render timer', () => {
     for (const path of ['/slow', '/boundary-error', '/throw-in-load', '/throw-in-render', '/status-in-shell/forbidden', '/status-in-load/not-found']) {
       await getTimed(`${origin}${path}`, { 'User-Agent': DESKTOP_CHROME });
     }
+    await head(`${origin}/hang`, DESKTOP_CHROME);
+    await getTimed(`${origin}/slow`, { 'User-Agent': GOOGLEBOT });
     await new Promise<void>((resolve) => {
       const req = httpRequest(`${origin}/hang`, { headers: { 'User-Agent': DESKTOP_CHROME } }, (res) => {
         res.once('data', () => {
@@ -196,13 +284,12 @@ describe('the render timer', () => {
 });
 
 describe('development mode for the client', () => {
-  const assets = { dir: '/nonexistent', pages: new Map([['fixture', { script: '/assets/f.js', preloads: [] }]]) };
-  const hydrated = fixtureRoutes().map((route) => ({ ...route, page: 'fixture' }));
+  const { routes: hydrated, assets } = asHydrating(fixtureRoutes());
 
   test('is announced in the page data only by a development server', async () => {
     const development = await request(buildApp(hydrated, { assets, development: true }).app).get('/users/1');
     const production = await request(buildApp(hydrated, { assets }).app).get('/users/1');
-    expect(development.text).toContain('"development":true');
-    expect(production.text).not.toContain('"development"');
+    expect(pageDataOf(development.text)).toMatchObject({ development: true });
+    expect(pageDataOf(production.text)).not.toHaveProperty('development');
   });
 });

@@ -24,7 +24,7 @@ function getRaw(url: string, acceptEncoding: string): Promise<{ encoding: string
 }
 
 const assets = loadClientAssets(join(import.meta.dirname, '..', '..', 'dist', 'client'));
-const script = assets.pages.get('home')?.script ?? '';
+const script = assets.routes.get('/')?.script ?? '';
 
 describe('built assets', () => {
   test('are served with immutable caching and the built bytes', async () => {

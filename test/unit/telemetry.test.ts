@@ -1,8 +1,9 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { CLIENT_ERRORS_ENDPOINT, VITALS_ENDPOINT } from '../../shared/telemetry.ts';
+import { CLIENT_ERRORS_ENDPOINT, TELEMETRY_BODY_LIMIT_BYTES, VITALS_ENDPOINT } from '../../shared/telemetry.ts';
 import { createMetrics } from '../../server/observability/metrics.ts';
-import { buildApp, errorLines, LEVEL } from '../support/build-app.ts';
+import { asHydrating, buildApp, errorLines, LEVEL } from '../support/build-app.ts';
+import { pageDataOf } from '../support/page-data-scripts.ts';
 import { fixtureRoutes } from '../support/pages.tsx';
 
 const VITAL = { name: 'LCP', value: 1234.5, rating: 'good', id: 'v5-1700000000000-123', route: '/users/:id', requestId: 'req-1' };
@@ -64,12 +65,27 @@ describe('the web vitals endpoint', () => {
     expect(errorLines(logs)).toEqual([]);
   });
 
-  test('rejects an oversized body with 413', async () => {
+  /** A valid vital padded with trailing blanks (still valid JSON) to exactly `bytes`. */
+  function vitalOfSize(bytes: number): string {
+    const json = JSON.stringify(VITAL);
+    return json + ' '.repeat(bytes - json.length);
+  }
+
+  test('rejects a body one byte over the 4 KiB cap with 413', async () => {
     const { app, logs } = await withTelemetry();
-    const res = await request(app).post(VITALS_ENDPOINT).set('Content-Type', 'application/json').send(JSON.stringify({ ...VITAL, id: 'x'.repeat(10_000) }));
+    const body = vitalOfSize(TELEMETRY_BODY_LIMIT_BYTES + 1);
+    expect(Buffer.byteLength(body)).toBe(4_097);
+    const res = await request(app).post(VITALS_ENDPOINT).set('Content-Type', 'application/json').send(body);
     expect(res.status).toBe(413);
     expect(res.text).toContain('<title>413: Payload Too Large.</title>');
     expect(errorLines(logs)).toEqual([]);
+  });
+
+  test('accepts a body of exactly 4 KiB', async () => {
+    const { app } = await withTelemetry();
+    const body = vitalOfSize(TELEMETRY_BODY_LIMIT_BYTES);
+    expect(Buffer.byteLength(body)).toBe(4_096);
+    await request(app).post(VITALS_ENDPOINT).set('Content-Type', 'application/json').send(body).expect(204);
   });
 
   test('rejects other content types with 415', async () => {
@@ -128,11 +144,10 @@ describe('client error reports', () => {
 
 describe('pages with telemetry on', () => {
   test('embed the route pattern and request id for the client', async () => {
-    const { app } = buildApp(
-      fixtureRoutes().map((route) => ({ ...route, page: 'fixture' })),
-      { telemetry: { enabled: true }, assets: { dir: '/nonexistent', pages: new Map([['fixture', { script: '/assets/f.js', preloads: [] }]]) } },
-    );
+    const { routes, assets } = asHydrating(fixtureRoutes());
+    // Loopback (supertest) as the trusted proxy, so its X-Request-Id is believed.
+    const { app } = buildApp(routes, { telemetry: { enabled: true }, trustProxy: 'loopback', assets });
     const res = await request(app).get('/users/5').set('X-Request-Id', 'rid-5');
-    expect(res.text).toContain('"telemetry":{"route":"/users/:id","requestId":"rid-5"}');
+    expect(pageDataOf(res.text)).toMatchObject({ telemetry: { route: '/users/:id', requestId: 'rid-5' } });
   });
 });

@@ -1,0 +1,54 @@
+import { crossSerializeStream, getCrossReferenceHeader } from 'seroval';
+import { URLPlugin } from 'seroval-plugins/web';
+import { DEFERRED_DATA_ERROR, PAGE_DATA_SCOPE } from '../../shared/page-data.ts';
+
+/**
+ * A page's data as JavaScript that rebuilds it in the browser, written into the same response
+ * (seroval's cross-reference mode, as SolidStart and TanStack Start use it). The first script
+ * builds the value with a pending promise for each deferred one; each later script settles
+ * one promise. Every script is inline under the request's nonce, so a strict CSP needs
+ * neither `unsafe-inline` nor `unsafe-eval`, and the browser needs no decoder of its own.
+ * seroval escapes `<` and U+2028/U+2029 in what it writes, so no value can end the script
+ * element or the statement. Why seroval rather than turbo-stream: docs/building-pages.md.
+ */
+export interface DataStream {
+  /** Runs first, in the document's head: creates the scope and the initial value. */
+  readonly initial: string;
+  /** Stops listening to the promises still pending (the response is over). */
+  dispose(): void;
+}
+
+export interface DataStreamOptions {
+  /** A settled promise's script, in the order seroval produces them. */
+  readonly onScript: (script: string) => void;
+  /** Every deferred value has been written: no script follows. */
+  readonly onDone: () => void;
+  /** seroval could not serialize a value: the page's data holds something it cannot carry. */
+  readonly onError: (error: unknown) => void;
+}
+
+const PLUGINS = [URLPlugin];
+/**
+ * A deferred value can reject before the page's code has run and attached React to it; the
+ * browser would call that an unhandled rejection. The server has logged it already, and the
+ * component that reads it shows it: the page's own rejections are not reported twice.
+ */
+const QUIET_REJECTIONS = `addEventListener("unhandledrejection",function(e){var r=e.reason;if(r&&r.name===${JSON.stringify(DEFERRED_DATA_ERROR)})e.preventDefault()})`;
+const HEADER = `${QUIET_REJECTIONS};${getCrossReferenceHeader(PAGE_DATA_SCOPE)}`;
+
+export function createDataStream(value: unknown, { onScript, onDone, onError }: DataStreamOptions): DataStream {
+  let initial: string | undefined;
+  const dispose = crossSerializeStream(value, {
+    scopeId: PAGE_DATA_SCOPE,
+    plugins: PLUGINS,
+    onSerialize(script, isInitial) {
+      if (isInitial) initial = `${HEADER};${script}`;
+      else onScript(script);
+    },
+    onDone,
+    onError,
+  });
+  // seroval writes the initial value synchronously, before any promise can settle.
+  if (initial === undefined) throw new Error('seroval produced no initial value');
+  return { initial, dispose };
+}

@@ -1,0 +1,62 @@
+import { parseCookie } from 'cookie';
+import type { Request, Response } from 'express';
+import type { AppLoadContext, LoadContext, PageRequest, RouteParams } from '../../shared/route-definition.ts';
+import { searchParamsOf } from './route-params.ts';
+
+/** Makes the per-request value every `load` (and action) of the app receives as `context`. */
+export type GetLoadContext = (req: Request, res: Response) => AppLoadContext | Promise<AppLoadContext>;
+
+export interface LoadContextParts {
+  readonly params: RouteParams;
+  readonly signal: AbortSignal;
+  readonly context: AppLoadContext;
+  readonly publicOrigin: URL | undefined;
+}
+
+/**
+ * What `load` receives (docs/building-pages.md): the request's method, absolute URL, headers
+ * with Fetch semantics and parsed cookies, plus the app's own context. Headers and cookies
+ * are read from Node's objects the first time a page asks, so a page that never looks pays
+ * nothing for them.
+ */
+export function createLoadContext(req: Request, { params, signal, context, publicOrigin }: LoadContextParts): LoadContext {
+  let cookies: Readonly<Record<string, string | undefined>> | undefined;
+  return {
+    params,
+    searchParams: searchParamsOf(req.originalUrl),
+    request: createPageRequest(req, publicOrigin),
+    get cookies() {
+      cookies ??= Object.freeze(parseCookie(req.headers.cookie ?? ''));
+      return cookies;
+    },
+    context,
+    signal,
+    requestId: String(req.id),
+  };
+}
+
+function createPageRequest(req: Request, publicOrigin: URL | undefined): PageRequest {
+  let headers: Headers | undefined;
+  // Never from `Host` alone: the public origin when configured, else what Express resolved
+  // (a trusted proxy's forwarded host and protocol, or the validated `Host`).
+  const origin = publicOrigin?.origin ?? `${req.protocol}://${req.host}`;
+  return {
+    method: req.method,
+    url: new URL(req.originalUrl, origin).href,
+    get headers() {
+      headers ??= toHeaders(req.headers);
+      return headers;
+    },
+  };
+}
+
+/** Node's parsed headers as a Fetch `Headers`: names case-insensitive, repeats joined. */
+function toHeaders(incoming: Request['headers']): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  return headers;
+}

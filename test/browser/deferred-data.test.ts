@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DESKTOP_CHROME, launchChromium, startFixtureServer, watchedPage, type BrowserSession, type FixtureServer } from './harness.ts';
+
+let server: FixtureServer;
+let chromium: BrowserSession;
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  chromium = await launchChromium();
+});
+afterAll(async () => {
+  await chromium?.close();
+  await server?.stop();
+});
+
+describe('deferred data in Chromium', () => {
+  test('the shell shows before the slow value, which then hydrates from the same response; the rejection shows the digest the log has', async () => {
+    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const { page, problems } = await watchedPage(context);
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(`${request.resourceType()} ${new URL(request.url()).pathname}`));
+
+    // Notes, as the document is parsed, what was in it when the fast value first appeared.
+    await page.addInitScript(() => {
+      const seen: Record<string, unknown> = {};
+      Reflect.set(window, '__seen', seen);
+      new MutationObserver(() => {
+        if (seen.fast === undefined && document.getElementById('fast') !== null) {
+          seen.fast = { fallback: document.getElementById('slow-fallback') !== null, slow: document.getElementById('slow') !== null };
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto(`${server.origin}/fixtures/deferred`, { waitUntil: 'commit' });
+    await page.waitForSelector('#fast', { timeout: 5_000 });
+
+    await page.waitForSelector('#slow', { timeout: 10_000 });
+    await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
+    await page.waitForSelector('#broken', { timeout: 10_000 });
+    expect(await page.textContent('#fast')).toBe('FAST-VALUE');
+    expect(await page.textContent('#slow')).toBe('SLOW-VALUE (2026)');
+    // The shell was on screen while the slow value was still on its way.
+    expect(await page.evaluate(() => Reflect.get(Reflect.get(window, '__seen'), 'fast'))).toEqual({ fallback: true, slow: false });
+
+    const digest = /Digest: ([A-Za-z0-9_-]+)/.exec((await page.textContent('#broken')) ?? '')?.[1];
+    expect(digest).toBeDefined();
+    const logged = server.logs.filter((line) => line.level === 50 && line.path === '/fixtures/deferred');
+    expect(logged).toEqual([expect.objectContaining({ digest, err: expect.objectContaining({ message: 'fixture: deferred value rejected' }) })]);
+    expect(await page.textContent('body')).not.toContain('fixture: deferred value rejected');
+
+    // The values came in the document: nothing but the document and its scripts was requested.
+    expect(requests.filter((request) => !request.startsWith('script ') && request !== 'document /fixtures/deferred' && !request.endsWith('/favicon.svg'))).toEqual([]);
+    // No hydration mismatch, no unhandled rejection: only the rejection's own report, by the
+    // error boundary that shows it.
+    expect(problems).toEqual(['error: DeferredDataError: A deferred value could not be loaded.']);
+    await context.close();
+  });
+});

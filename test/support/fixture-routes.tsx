@@ -1,0 +1,62 @@
+import { route, defineRoute, type RouteDefinition } from '../../shared/route-definition.ts';
+import { routes as productRoutes } from '../../shared/routes.ts';
+import { forbidden, notFound, unauthorized } from '../../shared/status-helpers.ts';
+import * as boundaryThrow from '../browser/pages/boundary-throw.tsx';
+import * as clientThrow from '../browser/pages/client-throw.tsx';
+import * as deferred from '../browser/pages/deferred.tsx';
+import type { DeferredData } from '../browser/pages/deferred.tsx';
+import * as delayed from '../browser/pages/delayed.tsx';
+import * as lateStatus from '../browser/pages/late-status.tsx';
+import type { LateStatusData } from '../browser/pages/late-status.tsx';
+import { loadSlowData, SlowPage } from './slow-page.tsx';
+
+function after<T>(ms: number, outcome: () => T): Promise<T> {
+  return new Promise((resolve, reject) =>
+    setTimeout(() => {
+      try {
+        resolve(outcome());
+      } catch (error) {
+        reject(error);
+      }
+    }, ms),
+  );
+}
+
+function throwOnServer(): never {
+  throw new Error('fixture: thrown on the server');
+}
+
+/**
+ * The product's routes and the fixture routes of the browser, process and proxy tests, for the
+ * fixture server (fixture-server.tsx) and the browser tests' client build, which bundles the
+ * page modules this table names.
+ */
+export const routes: readonly RouteDefinition[] = [
+  ...productRoutes,
+  // The browser tests' pages, with their modules under test/browser/pages/.
+  { ...route('/fixtures/delayed', delayed), load: () => ({ delayMs: Number(process.env.FIXTURE_DELAY_MS ?? 400) }) },
+  route('/fixtures/client-throw', clientThrow),
+  {
+    ...route('/fixtures/deferred', deferred),
+    load: (): DeferredData => ({
+      fast: 'FAST-VALUE',
+      slow: after(300, () => ({ text: 'SLOW-VALUE', at: new Date(Date.UTC(2026, 10, 23)) })),
+      broken: after(100, (): string => {
+        throw new Error('fixture: deferred value rejected');
+      }),
+    }),
+  },
+  { ...route('/fixtures/boundary-throw', boundaryThrow), load: () => ({ kind: 'boundary' as const }) },
+  { ...route('/late/server', lateStatus), load: (): LateStatusData => ({ where: 'server' }) },
+  { ...route('/late/both', lateStatus), load: (): LateStatusData => ({ where: 'both' }) },
+  // A load that throws: the 500 page. The proxy tests' address (the page names the host, which
+  // shows whose forwarded headers were believed) and the browser tests' address.
+  { path: '/fixtures/throw', component: () => null, load: throwOnServer },
+  { path: '/fixtures/server-throw', component: () => null, load: throwOnServer },
+  { path: '/fixtures/unauthorized', component: () => null, load: () => unauthorized() },
+  { path: '/fixtures/forbidden', component: () => null, load: () => forbidden() },
+  // docs/status-pages.md: the helpers work during the shell's render as well as in `load`.
+  { path: '/fixtures/not-found-in-render', component: () => notFound() },
+  // Server-only (no client bundle): the shell at once, the boundary after `?ms=`.
+  defineRoute({ path: '/fixtures/slow', head: { title: 'Slow' }, component: SlowPage, load: loadSlowData }),
+];
