@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { onTestFinished } from 'vitest';
 import { startServerEntry, type ServerProcess } from '../support/server-process.ts';
 import { chromiumPath } from '../support/system-components.ts';
+import { AccessibilityError, auditPage, describeFailures, type Audit } from './accessibility.ts';
 import { FIXTURE_OUT } from './global-setup.ts';
 
 export { DESKTOP_CHROME } from '../support/http-client.ts';
@@ -39,10 +41,50 @@ export async function launchChromium(): Promise<BrowserSession> {
       '--no-first-run',
     ],
   });
+  // Each context it makes runs axe on its pages when it closes (auditedOnClose, below).
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => auditedOnClose(await newContext(options), options?.javaScriptEnabled !== false);
   return {
     browser,
     close: () => browser.close(),
   };
+}
+
+/**
+ * Every context made with `browser.newContext()` (and so `browser.newPage()`) of a browser from
+ * launchChromium() runs axe-core on each of its pages that shows an http(s) document when it is
+ * closed, before it closes; a violation fails the test (test/browser/accessibility.ts,
+ * docs/browser-tests.md, "Accessibility"). So every page a test opens is audited as the test
+ * leaves it: hydrated, streamed in, or showing its error. The context closes either way.
+ */
+function auditedOnClose(context: BrowserContext, scripting: boolean): BrowserContext {
+  const close = context.close.bind(context);
+  let closing = false;
+  context.close = async (options) => {
+    closing = true;
+    try {
+      const audits: Audit[] = [];
+      for (const page of context.pages()) {
+        if (!page.isClosed() && /^https?:/.test(page.url())) audits.push(await auditPage(page, { scripting }));
+      }
+      if (audits.some((audit) => describeFailures(audit) !== undefined)) throw new AccessibilityError(audits);
+    } finally {
+      await close(options);
+    }
+  };
+  // A context the test leaves open is audited and closed when the test ends, if it passed; if it
+  // failed, it already said why, and the context only closes.
+  try {
+    onTestFinished(async ({ task }) => {
+      if (closing) return;
+      if (task.result?.state === 'fail') await close().catch(() => undefined);
+      else await context.close();
+    });
+  } catch (error) {
+    // Made outside a test (in beforeAll): it is audited when the file closes it.
+    if (!(error instanceof Error && error.message.includes('can only be called inside a test'))) throw error;
+  }
+  return context;
 }
 
 export interface WatchedPage {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describeFailures, type KnownViolation } from './accessibility.ts';
 import {
   DESKTOP_CHROME,
   launchChromium,
@@ -126,5 +127,31 @@ describe('exception pages in Chromium', () => {
     expect(problems[0]).toMatch(/^error: Error: Minified React error #419;/);
     expect(problems[1]).toMatch(/^error: Error: boundary failed on both sides\n/);
     await context.close();
+  });
+});
+
+describe('the accessibility audit in Chromium', () => {
+  // Proves the audit every context gets when it closes (harness.ts) can fail, with JavaScript on
+  // and off, and says what and where: an image without a text alternative, added to `/`.
+  test.each([
+    ['on', true],
+    ['off', false],
+  ])('with JavaScript %s, hears a violation and names the rule and the element', async (_name, javaScriptEnabled) => {
+    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME, javaScriptEnabled });
+    const { page } = await watchedPage(context);
+    await page.goto(`${server.origin}/`);
+    if (javaScriptEnabled) await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
+    await page.evaluate(() => {
+      const image = document.createElement('img');
+      image.id = 'no-alternative';
+      document.querySelector('main')?.append(image);
+    });
+    await expect(context.close()).rejects.toThrow(/accessibility violation on .*\n {2}image-alt \(critical\): .*\n {6}at #no-alternative\n {6}see https:/);
+  });
+
+  test('a known violation that is gone fails the audit, naming what to delete', () => {
+    const entry: KnownViolation = { page: '#root > .gone', rules: ['region'], why: 'an example' };
+    const failure = describeFailures({ url: 'http://127.0.0.1/', scheme: 'light', scripting: true, violations: [], known: [entry] });
+    expect(failure).toContain('known violation region is no longer found on http://127.0.0.1/ (light scheme), the page matching "#root > .gone": delete it from KNOWN_VIOLATIONS');
   });
 });
