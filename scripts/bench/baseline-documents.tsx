@@ -9,6 +9,7 @@ import { head as homeHead } from '../../shared/pages/home.tsx';
 import { PageDocument } from '../../server/render/page-document.tsx';
 import { StatusDocument } from '../../server/errors/status-document.tsx';
 import { statusMessage } from '../../shared/http-error.ts';
+import { STREAMING_TITLE, SUSPENSE_PATH } from './suspense-fixture.ts';
 import { SuspensePage } from './suspense-page.tsx';
 
 /**
@@ -41,15 +42,37 @@ export function homeTree(clientDir: string): HomeTree {
   };
 }
 
-/** The fixture page with its 50 ms boundary; a new data object per request, as `load` makes. */
-export function suspenseElement(delayMs: number): ReactElement {
-  return (
-    <PageDocument head={resolveHead({ title: 'Streaming' }, { name: APP_NAME }, undefined, '/')} nonce={BASELINE_NONCE} assets={undefined} dataScript={undefined}>
-      <AppRoot>
-        <SuspensePage data={{ delayMs }} params={{}} />
-      </AppRoot>
-    </PageDocument>
-  );
+/** The data script the product writes for a hydrating route whose data holds no promise; per request, as the product does. */
+function initialDataScript(data: unknown): string | undefined {
+  return createDataStream({ data, params: {} }, { onScript: () => undefined, onDone: () => undefined, onError: () => undefined }).initial;
+}
+
+export interface SuspenseTree {
+  /** A new data object per request, as `load` makes. */
+  readonly element: (delayMs: number) => ReactElement;
+  readonly bootstrapModules: string[];
+}
+
+/**
+ * The fixture's Suspense page with its 50 ms boundary, hydrating as the fixture build serves it:
+ * its modules from the fixture's client build and the data script of `{ delayMs }`.
+ */
+export function suspenseTree(fixtureClientDir: string): SuspenseTree {
+  const assets = loadClientAssets(fixtureClientDir).routes.get(SUSPENSE_PATH);
+  if (assets === undefined) throw new Error(`${fixtureClientDir}: the fixture's client build has no route "${SUSPENSE_PATH}"`);
+  return {
+    bootstrapModules: [assets.script],
+    element: (delayMs) => {
+      const data = { delayMs };
+      return (
+        <PageDocument head={resolveHead({ title: STREAMING_TITLE }, { name: APP_NAME }, undefined, SUSPENSE_PATH)} nonce={BASELINE_NONCE} assets={assets} dataScript={initialDataScript(data)}>
+          <AppRoot>
+            <SuspensePage data={data} params={{}} />
+          </AppRoot>
+        </PageDocument>
+      );
+    },
+  };
 }
 
 /** The product's 404 document, rendered by React. */

@@ -16,11 +16,15 @@ export interface BenchOptions {
   readonly jsonFile: string | undefined;
   /** Runs the product with `--cpu-prof` and writes its profiles here. */
   readonly cpuProfileDir: string | undefined;
+  /** Lighthouse runs on `/` of the product (median reported); 0 skips the section. */
+  readonly lighthouseRuns: number;
 }
 
 export const USAGE = `npm run bench -- [--duration S] [--warmup S] [--rounds N] [--cold-starts N]
                     [--scenarios id,id] [--json FILE] [--cpu-prof DIR]
-Defaults: BENCH_DURATION=5, BENCH_WARMUP=2, BENCH_ROUNDS=2, BENCH_COLD_STARTS=5.`;
+                    [--lighthouse-runs N] [--no-lighthouse]
+Defaults: BENCH_DURATION=5, BENCH_WARMUP=2, BENCH_ROUNDS=2, BENCH_COLD_STARTS=5,
+BENCH_LIGHTHOUSE_RUNS=3 (--no-lighthouse, or 0, skips the Lighthouse section).`;
 
 function number(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined || raw === '') return fallback;
@@ -48,9 +52,13 @@ export function parseBenchOptions(args: readonly string[], env: NodeJS.ProcessEn
       scenarios: { type: 'string' },
       json: { type: 'string' },
       'cpu-prof': { type: 'string' },
+      'lighthouse-runs': { type: 'string' },
+      lighthouse: { type: 'boolean' },
     },
+    allowNegative: true,
     strict: true,
   });
+  const lighthouseRuns = integer('--lighthouse-runs', values['lighthouse-runs'] ?? env.BENCH_LIGHTHOUSE_RUNS, 3, 0, 20);
   return {
     durationSeconds: number('--duration', values.duration ?? env.BENCH_DURATION, 5, 1, 600),
     warmupSeconds: number('--warmup', values.warmup ?? env.BENCH_WARMUP, 2, 0, 600),
@@ -59,5 +67,6 @@ export function parseBenchOptions(args: readonly string[], env: NodeJS.ProcessEn
     scenarios: (values.scenarios ?? env.BENCH_SCENARIOS ?? '').split(',').map((id) => id.trim()).filter((id) => id !== ''),
     jsonFile: values.json,
     cpuProfileDir: values['cpu-prof'],
+    lighthouseRuns: values.lighthouse === false ? 0 : lighthouseRuns,
   };
 }

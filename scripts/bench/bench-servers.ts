@@ -20,7 +20,7 @@ export const SERVER_LABELS: Readonly<Record<ServerKey, string>> = {
 export function serverSpecs(build: BenchBuild, cpuProfileDir: string | undefined): Readonly<Record<ServerKey, BenchServerSpec>> {
   const productEnv = { SHUTDOWN_DELAY_MS: '0', LOG_LEVEL: 'info' };
   const profile = cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`];
-  const baselineEnv = { BENCH_CLIENT_DIR: build.clientDir };
+  const baselineEnv = { BENCH_CLIENT_DIR: build.clientDir, BENCH_FIXTURE_CLIENT_DIR: build.fixtureClientDir };
   return {
     product: { name: SERVER_LABELS.product, entry: build.productEntry, env: productEnv, execArgv: profile },
     'product-fixture': { name: SERVER_LABELS['product-fixture'], entry: build.fixtureEntry, env: productEnv, execArgv: profile },

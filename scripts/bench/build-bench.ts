@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { buildClient, PRODUCT_ROUTES, ROOT } from '../build-client.ts';
@@ -5,7 +6,10 @@ import { buildServer, bundleNodeEntry, serverBuildOptions } from '../build-serve
 
 /** Everything the bench runs, built into its own folder so a concurrent `npm run build` cannot pull files from under it. */
 export interface BenchBuild {
+  /** The product's client build, which the product and the baselines serve. */
   readonly clientDir: string;
+  /** The fixture build's client: the product's pages plus the two streaming pages. */
+  readonly fixtureClientDir: string;
   readonly productEntry: string;
   readonly fixtureEntry: string;
   readonly baselines: { readonly httpReact: string; readonly express: string; readonly httpBytes: string };
@@ -39,16 +43,23 @@ async function buildBaseline(name: string, outDir: string): Promise<string> {
 }
 
 /**
- * `npm run build` into dist/bench (same functions, same settings), the same server again with
- * the fixture's routes, and the baselines, bundled by the same esbuild for the same Node.
- * Every server bundle lives one folder below `dist/bench`, so `main.ts` finds the client at
- * `../client/` as it does in production.
+ * `npm run build` into dist/bench (same functions, same settings), the same server and client
+ * again with the fixture's routes, and the baselines, bundled by the same esbuild for the same
+ * Node. Every server bundle lives one folder below its client's parent, so `main.ts` finds the
+ * client at `../client/` as it does in production: dist/bench/server/ serves dist/bench/client/,
+ * dist/bench/fixture/server/ serves dist/bench/fixture/client/.
  */
 export async function buildBench(): Promise<BenchBuild> {
   const clientDir = join(BENCH_DIR, 'client');
-  await buildClient({ routesModule: PRODUCT_ROUTES, outDir: clientDir, mode: 'production' });
+  const fixtureClientDir = join(BENCH_DIR, 'fixture', 'client');
+  // The old layout had the fixture server directly in dist/bench/fixture/; start clean.
+  await rm(join(BENCH_DIR, 'fixture'), { recursive: true, force: true });
+  await Promise.all([
+    buildClient({ routesModule: PRODUCT_ROUTES, outDir: clientDir, mode: 'production' }),
+    buildClient({ routesModule: FIXTURE_ROUTES, outDir: fixtureClientDir, mode: 'production' }),
+  ]);
   const productDir = join(BENCH_DIR, 'server');
-  const fixtureDir = join(BENCH_DIR, 'fixture');
+  const fixtureDir = join(BENCH_DIR, 'fixture', 'server');
   const baselineDir = join(BENCH_DIR, 'baselines');
   const swapped = { count: 0 };
   await Promise.all([
@@ -60,5 +71,5 @@ export async function buildBench(): Promise<BenchBuild> {
     ['baseline-http-react', 'baseline-express', 'baseline-http-bytes'].map((name) => buildBaseline(name, baselineDir)),
   );
   if (httpReact === undefined || express === undefined || httpBytes === undefined) throw new Error('a baseline did not build');
-  return { clientDir, productEntry: join(productDir, 'main.js'), fixtureEntry: join(fixtureDir, 'main.js'), baselines: { httpReact, express, httpBytes } };
+  return { clientDir, fixtureClientDir, productEntry: join(productDir, 'main.js'), fixtureEntry: join(fixtureDir, 'main.js'), baselines: { httpReact, express, httpBytes } };
 }

@@ -1,19 +1,13 @@
-import { defineRoute, type RouteDefinition } from '../../shared/route-definition.ts';
+import { route, type RouteDefinition } from '../../shared/route-definition.ts';
 import { routes as productRoutes } from '../../shared/routes.ts';
-import { SUSPENSE_DELAY_MS, SUSPENSE_PATH } from './suspense-fixture.ts';
-import { SuspensePage, type SuspenseData } from './suspense-page.tsx';
+import * as deferredPage from './deferred-page.tsx';
+import { DEFERRED_PATH, SUSPENSE_PATH } from './suspense-fixture.ts';
+import * as suspensePage from './suspense-page.tsx';
 
 /**
- * The product's routes plus the benchmark's streaming page. The fixture build swaps this in for
- * `shared/routes.ts` (see build-bench.ts), so the product's table stays free of bench pages.
- * No `page`: the fixture is server-rendered only and ships no JavaScript.
+ * The product's routes plus the benchmark's two streaming pages. The fixture build swaps this
+ * in for `shared/routes.ts` (see build-bench.ts), so the product's table stays free of bench
+ * pages. Both are page modules, so the fixture build's client bundles them and they hydrate:
+ * each response carries the page's data script, and the deferred page also the settled value.
  */
-export const routes: readonly RouteDefinition[] = [
-  ...productRoutes,
-  defineRoute<SuspenseData>({
-    path: SUSPENSE_PATH,
-    head: { title: 'Streaming' },
-    component: SuspensePage,
-    load: () => ({ delayMs: SUSPENSE_DELAY_MS }),
-  }),
-];
+export const routes: readonly RouteDefinition[] = [...productRoutes, route(SUSPENSE_PATH, suspensePage), route(DEFERRED_PATH, deferredPage)];

@@ -1,3 +1,5 @@
+import { ALL_CATEGORIES, CATEGORY_LABELS, type LighthouseMetrics } from './lighthouse.ts';
+import type { LighthouseReport } from './lighthouse-section.ts';
 import type { BenchReport } from './report.ts';
 import type { TargetCheck } from './targets.ts';
 
@@ -55,7 +57,7 @@ function throughputTable(report: BenchReport): string {
     ratio(row.ratios.requestsPerSecond),
     ratio(row.ratios.p99),
     ratio(row.ratios.rss),
-    row.comparedWith === undefined ? '' : (report.rows.find((other) => other.scenario === row.scenario && other.server === row.comparedWith)?.serverLabel ?? row.comparedWith),
+    row.comparedWith === undefined ? '' : (report.rows.find((other) => other.scenario === row.scenario && other.contender === row.comparedWith)?.serverLabel ?? row.comparedWith),
   ]);
   return textTable(columns, rows);
 }
@@ -88,6 +90,56 @@ function firstLoadTable(report: BenchReport): string {
   );
 }
 
+function lighthouseTable(lighthouse: LighthouseReport): string {
+  const numberCell = (format: (value: number | undefined) => string) => (value: number | null | undefined) => (value === null || value === undefined ? '-' : format(value));
+  const metricRow = (label: string, key: keyof LighthouseMetrics, format: (value: number | undefined) => string) => [
+    label,
+    numberCell(format)(lighthouse.median.metrics[key]),
+    lighthouse.runs.map((run) => numberCell(format)(run.metrics[key])).join(' / '),
+  ];
+  const score = numberCell((value) => String(Math.round(value ?? Number.NaN)));
+  const table = textTable(
+    [
+      { header: 'figure', align: 'left' },
+      { header: 'median', align: 'right' },
+      { header: 'runs', align: 'right' },
+    ],
+    [
+      metricRow('FCP ms', 'fcpMs', ms),
+      metricRow('LCP ms', 'lcpMs', ms),
+      metricRow('TBT ms', 'tbtMs', ms),
+      metricRow('CLS', 'cls', fixed(3)),
+      metricRow('Speed Index ms', 'speedIndexMs', ms),
+      ...ALL_CATEGORIES.map((category) => [
+        `${CATEGORY_LABELS[category]} score`,
+        score(lighthouse.median.scores[category]),
+        lighthouse.runs.map((run) => score(run.scores[category])).join(' / '),
+      ]),
+    ],
+  );
+  const failing = lighthouse.failingAudits.map(
+    (audit) => `  ${audit.category}  ${audit.id}: ${audit.title}${audit.displayValue === undefined ? '' : ` (${audit.displayValue})`}, ${audit.runs} of ${lighthouse.runs.length} runs`,
+  );
+  return [table, ...(failing.length === 0 ? [] : ['Audits that cost points:', ...failing]), ...lighthouse.runWarnings.map((warning) => `Lighthouse warning: ${warning}`)].join('\n');
+}
+
+function throttlingText({ throttlingMethod, throttling }: LighthouseReport): string {
+  if (throttlingMethod !== 'simulate') return `throttling ${throttlingMethod}`;
+  const { rttMs, throughputKbps, cpuSlowdownMultiplier } = throttling;
+  const mbps = throughputKbps === undefined ? '?' : (throughputKbps / 1024).toFixed(1);
+  return `simulated throttling (${rttMs ?? '?'} ms RTT, ${mbps} Mbps, ${cpuSlowdownMultiplier ?? '?'}x CPU)`;
+}
+
+function lighthouseSection(report: BenchReport): string[] {
+  const { lighthouse } = report;
+  if (lighthouse === undefined) return ['Lighthouse: skipped (--no-lighthouse)', ''];
+  return [
+    `Lighthouse: ${lighthouse.path} of the product, ${lighthouse.formFactor}, ${throttlingText(lighthouse)}, median of ${lighthouse.runs.length} run${lighthouse.runs.length === 1 ? '' : 's'} (Lighthouse ${lighthouse.lighthouseVersion}, ${lighthouse.browser})`,
+    lighthouseTable(lighthouse),
+    '',
+  ];
+}
+
 function targetsTable(checks: readonly TargetCheck[]): string {
   return textTable(
     [
@@ -105,7 +157,7 @@ function targetsTable(checks: readonly TargetCheck[]): string {
   );
 }
 
-/** The whole printout: the machine, the load table, cold start, first-load JavaScript, and the targets. */
+/** The whole printout: the machine, the load table, cold start, first-load JavaScript, Lighthouse, and the targets. */
 export function formatReport(report: BenchReport, checks: readonly TargetCheck[]): string {
   const { machine, settings } = report;
   return [
@@ -120,7 +172,8 @@ export function formatReport(report: BenchReport, checks: readonly TargetCheck[]
     'First-load JavaScript',
     firstLoadTable(report),
     '',
-    'Targets (issue 5)',
+    ...lighthouseSection(report),
+    'Targets',
     targetsTable(checks),
     '',
   ].join('\n');

@@ -1,4 +1,5 @@
-import { firstLoadJavaScript, javaScriptOfDocument, smallestHydratingBundle, type JavaScriptWeight } from '../lib/first-load-js.ts';
+import { PRODUCT_ROUTES } from '../build-client.ts';
+import { firstLoadJavaScript, firstLoadWithoutNavigation, javaScriptOfDocument, smallestHydratingBundle, type JavaScriptWeight } from '../lib/first-load-js.ts';
 import { httpGet } from '../lib/http-get.ts';
 import type { BenchServer } from './spawn-bench-server.ts';
 
@@ -25,7 +26,10 @@ const STATUS_PAGES = [
  * smallest hydrating bundle beside them.
  */
 export async function measurePageWeights(product: BenchServer, clientDir: string): Promise<PageWeights> {
-  const pages: PageWeight[] = [{ page: '/ (home)', weight: await firstLoadJavaScript(clientDir, '/') }];
+  const pages: PageWeight[] = [
+    { page: '/ (home)', weight: await firstLoadJavaScript(clientDir, '/') },
+    { page: '/ without navigation and forms', weight: await firstLoadWithoutNavigation(PRODUCT_ROUTES, '/') },
+  ];
   for (const { page, method, path, status } of STATUS_PAGES) {
     const res = await httpGet(`${product.origin}${path}`, 10_000, method);
     if (res.status !== status) throw new Error(`${method} ${path} answered ${res.status}, expected ${status}`);

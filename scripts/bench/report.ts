@@ -1,10 +1,11 @@
 import { SERVER_LABELS, type ServerKey } from './bench-servers.ts';
 import type { ColdStart } from './cold-start.ts';
 import type { JavaScriptWeight } from '../lib/first-load-js.ts';
+import type { LighthouseReport } from './lighthouse-section.ts';
 import type { Machine } from './machine.ts';
 import type { PageWeight } from './page-weights.ts';
 import type { ScenarioResult, ServerRuns } from './run-scenario.ts';
-import { REACT_FLOOR } from './scenarios.ts';
+import { contenderOf, REACT_FLOOR } from './scenarios.ts';
 
 export interface Ratios {
   /** req/s over the matching baseline's (higher is better). */
@@ -18,8 +19,11 @@ export interface Ratios {
 export interface TableRow {
   readonly scenario: string;
   readonly label: string;
+  /** What this row's server was asked for. */
   readonly path: string;
   readonly connections: number;
+  /** The row within its scenario: the server's key, or a contender's id (scenarios.ts). */
+  readonly contender: string;
   readonly server: ServerKey;
   readonly serverLabel: string;
   /** Mean of the rounds; each round's figure beside it shows drift. */
@@ -33,8 +37,8 @@ export interface TableRow {
   readonly errorDetail: { readonly unexpectedStatuses: number; readonly connectionErrors: number; readonly timeouts: number };
   readonly bytesPerResponse: number;
   readonly peakRssMiB: number | undefined;
-  /** The server the ratios divide by; absent on baseline rows. */
-  readonly comparedWith?: ServerKey;
+  /** The contender the ratios divide by; absent on baseline rows. */
+  readonly comparedWith?: string;
   readonly ratios: Ratios;
 }
 
@@ -59,11 +63,19 @@ export interface BenchReport {
   readonly date: string;
   readonly commit: string | undefined;
   readonly machine: Machine;
-  readonly settings: { readonly durationSeconds: number; readonly warmupSeconds: number; readonly rounds: number; readonly coldStarts: number };
+  readonly settings: {
+    readonly durationSeconds: number;
+    readonly warmupSeconds: number;
+    readonly rounds: number;
+    readonly coldStarts: number;
+    readonly lighthouseRuns: number;
+  };
   readonly rows: readonly TableRow[];
   readonly coldStart: readonly ColdStartRow[];
   readonly firstLoad: readonly FirstLoadRow[];
   readonly smallestHydratingBundle: { readonly bytes: number; readonly gzipBytes: number };
+  /** Absent when the run skipped it (`--no-lighthouse`). */
+  readonly lighthouse: LighthouseReport | undefined;
 }
 
 function mean(values: readonly number[]): number {
@@ -84,10 +96,11 @@ function withoutUndefined(ratios: { [K in keyof Ratios]: number | undefined }): 
   return Object.fromEntries(Object.entries(ratios).filter(([, value]) => value !== undefined));
 }
 
-/** One scenario's rows: figures per server, and on the product's row its ratios to the matching baselines. */
+/** One scenario's rows: figures per contender, and on the product's row its ratios to the matching baselines. */
 export function scenarioRows(result: ScenarioResult): TableRow[] {
-  const { scenario, path } = result;
-  const byServer = new Map<ServerKey, ServerRuns>(result.servers.map((runs) => [runs.server, runs]));
+  const { scenario } = result;
+  const subject = contenderOf(scenario.subject).id;
+  const byContender = new Map<string, ServerRuns>(result.servers.map((runs) => [runs.contender.id, runs]));
   const figures = (runs: ServerRuns | undefined) =>
     runs === undefined
       ? undefined
@@ -96,12 +109,12 @@ export function scenarioRows(result: ScenarioResult): TableRow[] {
           p99Ms: mean(runs.runs.map((run) => run.p99Ms)),
           rss: runs.peakRssBytes,
         };
-  const baseline = figures(byServer.get(scenario.comparison.baseline));
-  const rssBaseline = figures(byServer.get(REACT_FLOOR));
+  const baseline = figures(byContender.get(scenario.comparison.baseline));
+  const rssBaseline = figures(byContender.get(REACT_FLOOR));
 
   return result.servers.map((runs) => {
     const own = figures(runs);
-    const isSubject = runs.server === scenario.subject;
+    const isSubject = runs.contender.id === subject;
     const ratios: Ratios = isSubject
       ? withoutUndefined({
           requestsPerSecond: ratioOf(own?.requestsPerSecond, baseline?.requestsPerSecond),
@@ -112,10 +125,11 @@ export function scenarioRows(result: ScenarioResult): TableRow[] {
     return {
       scenario: scenario.id,
       label: scenario.label,
-      path,
+      path: runs.path,
       connections: scenario.connections,
-      server: runs.server,
-      serverLabel: SERVER_LABELS[runs.server],
+      contender: runs.contender.id,
+      server: runs.contender.server,
+      serverLabel: runs.contender.label ?? SERVER_LABELS[runs.contender.server],
       requestsPerSecond: own?.requestsPerSecond ?? Number.NaN,
       roundsRequestsPerSecond: runs.runs.map((run) => run.requestsPerSecond),
       p50Ms: mean(runs.runs.map((run) => run.p50Ms)),

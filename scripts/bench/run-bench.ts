@@ -7,6 +7,7 @@ import { parseBenchOptions, USAGE, type BenchOptions } from './bench-options.ts'
 import { serverSpecs } from './bench-servers.ts';
 import { BENCH_DIR, buildBench } from './build-bench.ts';
 import { measureColdStarts } from './cold-start.ts';
+import { measureLighthouse, type LighthouseReport } from './lighthouse-section.ts';
 import { formatReport } from './format-table.ts';
 import { describeMachine } from './machine.ts';
 import { measurePageWeights } from './page-weights.ts';
@@ -15,10 +16,12 @@ import { runScenario, type ScenarioResult } from './run-scenario.ts';
 import { COLD_START_SERVERS, SCENARIOS } from './scenarios.ts';
 import { spawnBenchServer } from './spawn-bench-server.ts';
 import { checkTargets } from './targets.ts';
+import { chromiumPath, isPresent } from '../../test/support/system-components.ts';
 
 /**
  * `npm run bench` (issue 5): builds the product, a fixture build and the baselines, puts each
- * under load from autocannon in this process, server by server in turns, and prints one table.
+ * under load from autocannon in this process, server by server in turns, runs Lighthouse on the
+ * product's `/` in the machine's Chromium, and prints one table.
  * Loopback only; every child dies with the bench (child-registry.ts); the whole run has a deadline.
  */
 function progress(line: string): void {
@@ -26,10 +29,16 @@ function progress(line: string): void {
 }
 
 function readOptions(): BenchOptions {
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
   try {
-    return parseBenchOptions(process.argv.slice(2), process.env);
+    return parseBenchOptions(args, process.env);
   } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${message}\n${message.includes(USAGE) ? '' : `${USAGE}\n`}`);
     process.exit(2);
   }
 }
@@ -62,16 +71,23 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const scenarios = options.scenarios.length === 0 ? SCENARIOS : SCENARIOS.filter((scenario) => options.scenarios.includes(scenario.id));
+// Lighthouse drives the machine's Chromium (never a downloaded one): say so before building.
+if (options.lighthouseRuns > 0 && !isPresent(chromiumPath())) {
+  process.stderr.write(`bench: Chromium not found at ${chromiumPath()} for the Lighthouse section: set CHROMIUM_PATH, install it (apt-get install -y chromium), or pass --no-lighthouse\n`);
+  process.exit(2);
+}
 
-// Bounded: twice the planned load time plus two minutes for builds, starts and cold starts.
+// Bounded: twice the planned load time plus two minutes for builds, starts and cold starts,
+// and a minute per Lighthouse run (one takes about 10 s).
 const plannedSeconds = scenarios.reduce(
   (total, scenario) => total + (1 + scenario.others.length) * (options.warmupSeconds + options.rounds * options.durationSeconds),
   0,
 );
+const deadlineSeconds = Math.round(plannedSeconds * 2 + 120 + options.lighthouseRuns * 60);
 const deadline = setTimeout(() => {
-  progress(`bench: still running after ${Math.round(plannedSeconds * 2 + 120)} s, giving up`);
+  progress(`bench: still running after ${deadlineSeconds} s, giving up`);
   process.exit(1);
-}, (plannedSeconds * 2 + 120) * 1000);
+}, deadlineSeconds * 1000);
 deadline.unref();
 
 const cpuProfileDir = options.cpuProfileDir === undefined ? undefined : resolve(options.cpuProfileDir);
@@ -105,17 +121,31 @@ const coldStarts = await measureColdStarts(COLD_START_SERVERS.map((key) => unpro
 progress('bench: first-load JavaScript');
 const product = await spawnBenchServer(unprofiled.product, logDir);
 const weights = await measurePageWeights(product, build.clientDir).finally(() => product.stop());
+
+let lighthouse: LighthouseReport | undefined;
+if (options.lighthouseRuns > 0) {
+  progress(`bench: Lighthouse (${options.lighthouseRuns} run${options.lighthouseRuns === 1 ? '' : 's'} on /, mobile, simulated throttling)`);
+  const audited = await spawnBenchServer(unprofiled.product, logDir);
+  lighthouse = await measureLighthouse(audited, options.lighthouseRuns, progress).finally(() => audited.stop());
+}
 rmSync(logDir, { recursive: true, force: true });
 
 const report: BenchReport = {
   date: new Date().toISOString(),
   commit: commit(),
   machine,
-  settings: { durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds, rounds: options.rounds, coldStarts: options.coldStarts },
+  settings: {
+    durationSeconds: options.durationSeconds,
+    warmupSeconds: options.warmupSeconds,
+    rounds: options.rounds,
+    coldStarts: options.coldStarts,
+    lighthouseRuns: options.lighthouseRuns,
+  },
   rows: results.flatMap(scenarioRows),
   coldStart: coldStartRows(COLD_START_SERVERS, coldStarts),
   firstLoad: firstLoadRows(weights.pages, weights.smallest),
   smallestHydratingBundle: { bytes: weights.smallest.bytes, gzipBytes: weights.smallest.gzipBytes },
+  lighthouse,
 };
 const checks = checkTargets(report);
 process.stdout.write(`\n${formatReport(report, checks)}`);

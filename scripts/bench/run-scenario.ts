@@ -1,7 +1,7 @@
 import type { ServerKey } from './bench-servers.ts';
 import { httpGet } from '../lib/http-get.ts';
 import { runLoad, type LoadResult } from './load.ts';
-import type { Scenario } from './scenarios.ts';
+import { contenderOf, type Contender, type Marker, type Scenario } from './scenarios.ts';
 import { spawnBenchServer, type BenchServer, type BenchServerSpec } from './spawn-bench-server.ts';
 
 export interface ScenarioSettings {
@@ -16,7 +16,9 @@ export interface ScenarioSettings {
 }
 
 export interface ServerRuns {
-  readonly server: ServerKey;
+  readonly contender: Contender;
+  /** What this contender was asked for. */
+  readonly path: string;
   /** One per round, in order: A B A B shows drift between rounds. */
   readonly runs: readonly LoadResult[];
   readonly peakRssBytes: number | undefined;
@@ -32,50 +34,62 @@ export function scenarioPath(scenario: Scenario, assetPath: string): string {
   return typeof scenario.path === 'function' ? scenario.path(assetPath) : scenario.path;
 }
 
-/** Each server must really serve the scenario's page before its speed means anything. */
-async function verify(server: BenchServer, path: string, scenario: Scenario): Promise<void> {
+/** Each server must really serve its page before its speed means anything. */
+async function verify(server: BenchServer, path: string, expectedStatus: number, marker: Marker): Promise<void> {
   const { status, body } = await httpGet(`${server.origin}${path}`, 10_000);
-  if (status !== scenario.expectedStatus || !body.includes(scenario.marker)) {
-    throw new Error(`${server.name} answered GET ${path} with ${status} (expected ${scenario.expectedStatus}${scenario.marker === '' ? '' : ` and "${scenario.marker}"`})`);
+  const markers = (typeof marker === 'string' ? [marker] : marker).filter((text) => text !== '');
+  if (status !== expectedStatus || !markers.every((text) => body.includes(text))) {
+    throw new Error(`${server.name} answered GET ${path} with ${status} (expected ${expectedStatus}${markers.map((text) => ` and ${text.startsWith('"') ? text : `"${text}"`}`).join('')})`);
   }
 }
 
 /**
- * Fresh processes for every scenario, so each peak RSS belongs to one scenario. All the
- * scenario's servers are up at once (the idle ones cost nothing) and take turns: warm-up
+ * Fresh processes for every scenario, so each peak RSS belongs to one scenario: one per
+ * contender, even when two contenders are the same server asked for different pages. All of
+ * the scenario's servers are up at once (the idle ones cost nothing) and take turns: warm-up
  * each, then rounds of A B A B.
  */
 export async function runScenario(scenario: Scenario, specs: Readonly<Record<ServerKey, BenchServerSpec>>, settings: ScenarioSettings): Promise<ScenarioResult> {
-  const path = scenarioPath(scenario, settings.assetPath);
-  const keys = [scenario.subject, ...scenario.others];
-  const running = new Map<ServerKey, BenchServer>();
+  const scenarioUrlPath = scenarioPath(scenario, settings.assetPath);
+  const contenders = [scenario.subject, ...scenario.others].map(contenderOf);
+  const pathOf = (contender: Contender) => contender.path ?? scenarioUrlPath;
+  const running = new Map<string, BenchServer>();
   try {
-    for (const key of keys) running.set(key, await spawnBenchServer(specs[key], settings.logDir));
-    const runs = new Map<ServerKey, LoadResult[]>(keys.map((key) => [key, []]));
+    for (const contender of contenders) running.set(contender.id, await spawnBenchServer(specs[contender.server], settings.logDir));
+    const runs = new Map<string, LoadResult[]>(contenders.map((contender) => [contender.id, []]));
 
-    async function load(key: ServerKey, durationSeconds: number): Promise<LoadResult> {
-      const server = running.get(key);
-      if (server === undefined) throw new Error(`${key} is not running`);
-      return runLoad({ url: `${server.origin}${path}`, connections: scenario.connections, durationSeconds, expectedStatus: scenario.expectedStatus });
+    async function load(contender: Contender, durationSeconds: number): Promise<LoadResult> {
+      const server = running.get(contender.id);
+      if (server === undefined) throw new Error(`${contender.id} is not running`);
+      return runLoad({ url: `${server.origin}${pathOf(contender)}`, connections: scenario.connections, durationSeconds, expectedStatus: scenario.expectedStatus });
     }
 
-    for (const [, server] of running) await verify(server, path, scenario);
+    for (const contender of contenders) {
+      const server = running.get(contender.id);
+      if (server !== undefined) await verify(server, pathOf(contender), scenario.expectedStatus, contender.marker ?? scenario.marker);
+    }
     if (settings.warmupSeconds > 0) {
-      for (const key of keys) await load(key, settings.warmupSeconds);
+      for (const contender of contenders) await load(contender, settings.warmupSeconds);
     }
     for (let round = 1; round <= settings.rounds; round += 1) {
-      for (const key of keys) {
-        const result = await load(key, settings.durationSeconds);
-        runs.get(key)?.push(result);
+      for (const contender of contenders) {
+        const result = await load(contender, settings.durationSeconds);
+        runs.get(contender.id)?.push(result);
+        const name = contender.label ?? running.get(contender.id)?.name ?? contender.id;
         settings.progress(
-          `${scenario.id.padEnd(13)} round ${round}  ${(running.get(key)?.name ?? key).padEnd(24)} ${Math.round(result.requestsPerSecond).toString().padStart(6)} req/s  p99 ${result.p99Ms} ms  errors ${result.errors}`,
+          `${scenario.id.padEnd(13)} round ${round}  ${name.padEnd(24)} ${Math.round(result.requestsPerSecond).toString().padStart(6)} req/s  p99 ${result.p99Ms} ms  errors ${result.errors}`,
         );
       }
     }
     return {
       scenario,
-      path,
-      servers: keys.map((key) => ({ server: key, runs: runs.get(key) ?? [], peakRssBytes: running.get(key)?.peakRssBytes() })),
+      path: scenarioUrlPath,
+      servers: contenders.map((contender) => ({
+        contender,
+        path: pathOf(contender),
+        runs: runs.get(contender.id) ?? [],
+        peakRssBytes: running.get(contender.id)?.peakRssBytes(),
+      })),
     };
   } finally {
     await Promise.all([...running.values()].map((server) => server.stop()));

@@ -1,10 +1,35 @@
 import type { ServerKey } from './bench-servers.ts';
-import { SUSPENSE_MARKER, SUSPENSE_PATH } from './suspense-fixture.ts';
+import { DEFERRED_MARKER, DEFERRED_PATH, SUSPENSE_MARKER, SUSPENSE_PATH } from './suspense-fixture.ts';
 
-/** What a scenario's product row is divided by: the matching server of the same run. */
+/** Text an answer must contain; with several, all of them. */
+export type Marker = string | readonly string[];
+
+/**
+ * One row of a scenario: a server, and what it is asked for when that differs from the
+ * scenario's path (the same server asked for two pages is two contenders, two processes).
+ */
+export interface Contender {
+  /** Unique within its scenario; what `Comparison.baseline` names. */
+  readonly id: string;
+  readonly server: ServerKey;
+  /** Instead of the scenario's path and marker. */
+  readonly path?: string;
+  readonly marker?: Marker;
+  /** Instead of the server's label in the table. */
+  readonly label?: string;
+}
+
+/** A server under its own key (asked for the scenario's path), or a contender spelled out. */
+export type Participant = ServerKey | Contender;
+
+export function contenderOf(participant: Participant): Contender {
+  return typeof participant === 'string' ? { id: participant, server: participant } : participant;
+}
+
+/** What a scenario's product row is divided by: another contender of the same run. */
 export interface Comparison {
-  /** req/s (and, when `p99`, the p99 latency) are ratios to this server. */
-  readonly baseline: ServerKey;
+  /** req/s (and, when `p99`, the p99 latency) are ratios to this contender (a server key, or a contender's id). */
+  readonly baseline: string;
   readonly p99: boolean;
 }
 
@@ -16,10 +41,10 @@ export interface Scenario {
   readonly connections: number;
   readonly expectedStatus: number;
   /** Text every server's answer must contain, checked once before the load. */
-  readonly marker: string;
+  readonly marker: Marker;
   /** The product row first; the others run interleaved with it, A B A B. */
-  readonly subject: ServerKey;
-  readonly others: readonly ServerKey[];
+  readonly subject: Participant;
+  readonly others: readonly Participant[];
   readonly comparison: Comparison;
 }
 
@@ -61,6 +86,30 @@ export const SCENARIOS: readonly Scenario[] = [
     subject: 'product-fixture',
     others: ['http-react'],
     comparison: { baseline: 'http-react', p99: true },
+  },
+  {
+    // CPU-bound: the 50 ms wait no longer hides the cost of each request.
+    id: 'suspense-1000',
+    label: 'suspense 50ms, 1000 conn',
+    path: SUSPENSE_PATH,
+    connections: 1000,
+    expectedStatus: 200,
+    marker: SUSPENSE_MARKER,
+    subject: 'product-fixture',
+    others: ['http-react'],
+    comparison: { baseline: 'http-react', p99: true },
+  },
+  {
+    id: 'deferred-200',
+    label: 'deferred 50ms, 200 conn',
+    path: DEFERRED_PATH,
+    connections: 200,
+    expectedStatus: 200,
+    // The value rendered into its boundary, and serialized into the page's data as a string literal.
+    marker: [DEFERRED_MARKER, JSON.stringify(DEFERRED_MARKER)],
+    subject: { id: 'deferred', server: 'product-fixture', label: 'fixture: deferred value' },
+    others: [{ id: 'local-promise', server: 'product-fixture', path: SUSPENSE_PATH, marker: SUSPENSE_MARKER, label: 'fixture: local promise' }],
+    comparison: { baseline: 'local-promise', p99: true },
   },
   {
     id: '404',

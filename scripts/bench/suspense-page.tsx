@@ -1,16 +1,24 @@
 import { Suspense, use } from 'react';
+import type { PageHead } from '../../shared/head.ts';
 import type { PageProps } from '../../shared/route-definition.ts';
-import { SUSPENSE_MARKER } from './suspense-fixture.ts';
-
+import { STREAMING_TITLE, SUSPENSE_DELAY_MS, SUSPENSE_MARKER } from './suspense-fixture.ts';
 
 export interface SuspenseData {
   readonly delayMs: number;
 }
 
+export const head: PageHead = { title: STREAMING_TITLE };
+
+/** The data: how long the boundary waits. A new object per request, as every `load` makes. */
+export function load(): SuspenseData {
+  return { delayMs: SUSPENSE_DELAY_MS };
+}
+
 /**
  * Fizz retries a suspended component from scratch, so the promise must outlive one attempt.
  * Keyed by the request's data object (the same object on every retry, a new one per request),
- * it is made once per request and collected with it.
+ * it is made once per request and collected with it. In the browser the data object is the
+ * one the page's data script built, so hydration waits the same delay for the same text.
  */
 const pending = new WeakMap<SuspenseData, Promise<string>>();
 
@@ -27,7 +35,10 @@ function DelayedContent({ data }: { readonly data: SuspenseData }) {
   return <p>{use(resolveLater(data))}</p>;
 }
 
-/** The benchmark's streaming page: a shell, then one boundary that resolves after a delay. */
+/**
+ * The benchmark's streaming page (a page module: the fixture build hydrates it): a shell, then
+ * one boundary that suspends on a promise the component makes itself, nothing serialized for it.
+ */
 export function SuspensePage({ data }: PageProps<SuspenseData>) {
   return (
     <main className="app-main">
@@ -38,3 +49,5 @@ export function SuspensePage({ data }: PageProps<SuspenseData>) {
     </main>
   );
 }
+
+export default SuspensePage;

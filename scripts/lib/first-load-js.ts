@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
-import { clientBuildOptions } from '../build-client.ts';
+import { clientBuildOptions, findPageEntries, ROOT, staticImports } from '../build-client.ts';
 import { assetFile, firstLoadUrls } from './manifest-urls.ts';
 
 /** What a browser downloads before a page can run: bytes as served, and gzipped. */
@@ -12,8 +12,53 @@ export interface JavaScriptWeight {
   readonly gzipBytes: number;
 }
 
-/** Extra gzip bytes `/` may ship beyond the smallest hydrating bundle: the bench's target and the budget test's limit. */
+/** Extra gzip bytes `/` may ship beyond the smallest hydrating bundle, navigation aside: the bench's target and the budget test's limit. */
 export const FIRST_LOAD_ALLOWANCE_BYTES = 3 * 1024;
+/** What in-place navigation, links and forms may add on top of that. */
+export const NAVIGATION_ALLOWANCE_BYTES = 4 * 1024;
+
+/** Stand-ins for the navigation runtime, `<Link>` and `<Form>`: what a page would ship without them. */
+const WITHOUT_NAVIGATION: Readonly<Record<string, string>> = {
+  'client/navigation.tsx': [
+    'export function Router({ initial, render }) { return render(initial); }',
+    'export function StatusOnly() { return null; }',
+    'export function startNavigation() {}',
+  ].join('\n'),
+  'shared/link.tsx': "import { createElement } from 'react'; export function Link({ prefetch, replace, ...props }) { return createElement('a', props); }",
+  'shared/form.tsx': "import { createElement } from 'react'; export function Form({ method = 'post', ...props }) { return createElement('form', { method, ...props }); }",
+};
+
+function withoutNavigationPlugin(): esbuild.Plugin {
+  return {
+    name: 'without-navigation',
+    setup(build) {
+      build.onLoad({ filter: /\.tsx?$/ }, (args) => {
+        const stub = Object.entries(WITHOUT_NAVIGATION).find(([file]) => args.path.endsWith(file))?.[1];
+        return stub === undefined ? undefined : { contents: stub, loader: 'jsx', resolveDir: ROOT };
+      });
+    },
+  };
+}
+
+/**
+ * The first load of a route built exactly as `npm run build` builds it, but with the
+ * navigation runtime, `<Link>` and `<Form>` replaced by plain stand-ins: the difference to
+ * `firstLoadJavaScript` is what navigation and forms cost.
+ */
+export async function firstLoadWithoutNavigation(routesModule: string, route: string): Promise<JavaScriptWeight> {
+  const entries = await findPageEntries(routesModule);
+  const name = entries.routes.get(route);
+  const file = name === undefined ? undefined : entries.files.get(name);
+  if (name === undefined || file === undefined) throw new Error(`${routesModule} has no hydrating route "${route}"`);
+  const only = new Map([[name, file]]);
+  const settings = clientBuildOptions(only, { outDir: join(import.meta.dirname, 'out'), mode: 'production' });
+  const result = await esbuild.build({ ...settings, plugins: [...(settings.plugins ?? []), withoutNavigationPlugin()], write: false });
+  const entry = Object.entries(result.metafile.outputs).find(([, meta]) => meta.entryPoint !== undefined)?.[0];
+  if (entry === undefined) throw new Error('the build wrote no entry');
+  const wanted = new Set([entry, ...staticImports(result.metafile, entry)].map((output) => resolve(ROOT, output)));
+  const files = result.outputFiles.filter((out) => wanted.has(out.path)).map((out) => ({ name: out.path, contents: out.contents }));
+  return weigh(files);
+}
 
 const SMALLEST_ENTRY = join(import.meta.dirname, 'smallest-hydrating-entry.tsx');
 
