@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
-# A small production image in stages (docs/deployment.md): build with dev dependencies, ship only the
-# production ones, run as the unprivileged `node` user under tini so SIGTERM reaches Node.
+# A small production image in two stages (docs/deployment.md): build with dev dependencies, ship only
+# the built files (the server bundle carries its packages, so there is no node_modules), run as the
+# unprivileged `node` user under tini so SIGTERM reaches Node.
 
 FROM node:24-slim AS build
 WORKDIR /app
@@ -8,11 +9,6 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
-
-FROM node:24-slim AS production-dependencies
-WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM node:24-slim
 # tini is PID 1: it forwards signals to node and reaps zombies (`docker run --init` works too).
@@ -23,7 +19,7 @@ ENV NODE_ENV=production \
     PORT=3000
 WORKDIR /app
 # Owned by root and only readable by `node`: the process cannot rewrite its own code.
-COPY --from=production-dependencies /app/node_modules ./node_modules
+# package.json says the bundle is an ES module ("type": "module").
 COPY --from=build /app/dist/server ./dist/server
 COPY --from=build /app/dist/client ./dist/client
 COPY package.json ./

@@ -74,6 +74,13 @@ describe('the Kubernetes manifests', () => {
     expect(numberAt(pod, 'terminationGracePeriodSeconds') * 1000).toBeGreaterThan(needed);
   });
 
+  test('take CSRF_SECRET from a Secret, never as a value in the manifest', () => {
+    const entry = listAt(container, 'env').find((candidate) => at(candidate, 'name') === 'CSRF_SECRET');
+    expect(at(entry, 'valueFrom', 'secretKeyRef')).toEqual({ name: expect.any(String), key: expect.any(String) });
+    expect(at(entry, 'value')).toBeUndefined();
+    expect(env.get('NODE_ENV')).toBe('production');
+  });
+
   test('request resources and run as a non-root user', () => {
     expect(at(container, 'resources', 'requests', 'cpu')).toBeTruthy();
     expect(at(container, 'resources', 'requests', 'memory')).toBeTruthy();
@@ -103,7 +110,10 @@ describe('the Dockerfile', () => {
 
   test('builds on Node 24 in stages, runs as non-root under an init, with node as the command', () => {
     expect(dockerfile.match(/^FROM node:24-slim/gm)?.length).toBeGreaterThanOrEqual(2);
-    expect(dockerfile).toMatch(/npm ci --omit=dev/);
+    // The server bundle carries its packages: the final stage ships the built files, no node_modules.
+    const finalStage = instructions.split(/^FROM /m).at(-1) ?? '';
+    expect(finalStage).toMatch(/^COPY --from=build \/app\/dist\/server /m);
+    expect(finalStage).not.toMatch(/node_modules|npm ci/);
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/^ENTRYPOINT \["\/usr\/bin\/tini", "--"\]$/m);
     expect(dockerfile).toMatch(/^CMD \["node", "dist\/server\/main\.js"\]$/m);
