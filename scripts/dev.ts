@@ -2,20 +2,19 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { cleanClientOutput, clientBuildOptions, pageNames, ROOT, writeManifest } from './build-client.ts';
+import { cleanClientOutput, clientBuildOptions, findPageEntries, PRODUCT_ROUTES, ROOT, writeManifest } from './build-client.ts';
 import { serverBuildOptions } from './build-server.ts';
 
 /**
  * `npm run dev`: esbuild watches client and server; after every rebuild the server restarts
  * (it reads the client manifest once at start) and open pages reload through server-sent
- * events from a small side server. New page modules need a restart of this command.
+ * events from a small side server. A new route or page module needs a restart of this command.
  */
 const RELOAD_PORT = Number(process.env.DEV_RELOAD_PORT ?? 35729);
 const RELOAD_URL = `http://localhost:${RELOAD_PORT}/events`;
 const OUT = join(ROOT, 'dist', 'dev');
 const CLIENT_OUT = join(OUT, 'client');
 const SERVER_OUT = join(OUT, 'server');
-const PAGES_DIR = join(ROOT, 'shared', 'pages');
 
 const listeners = new Set<ServerResponse>();
 createServer(function reloadEvents(req, res) {
@@ -58,10 +57,27 @@ async function restartServer(): Promise<void> {
     env: { ...process.env, NODE_ENV: 'development', ASSETS_DIR: CLIENT_OUT, LIVE_RELOAD_URL: RELOAD_URL },
   });
   child = started;
-  started.stdout?.on('data', (chunk: Buffer) => {
+  // A pipe hands over whatever was written so far: a line can arrive in pieces, or several in
+  // one chunk. Output passes through as it comes; lines are looked at only once whole.
+  let partial = '';
+  started.stdout?.setEncoding('utf8');
+  started.stdout?.on('data', (chunk: string) => {
     process.stdout.write(chunk);
-    if (chunk.toString().includes('"msg":"listening"')) reloadPages();
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    if (lines.some(isListeningLine)) reloadPages();
   });
+}
+
+/** The server's pino line saying it listens (docs/observability.md). */
+function isListeningLine(line: string): boolean {
+  if (!line.includes('"listening"')) return false;
+  try {
+    const parsed: unknown = JSON.parse(line);
+    return typeof parsed === 'object' && parsed !== null && 'msg' in parsed && parsed.msg === 'listening';
+  } catch {
+    return false;
+  }
 }
 
 /** Both builds end around the same time after a save: restart once. */
@@ -84,15 +100,15 @@ function onRebuild(name: string, after?: (result: esbuild.BuildResult) => Promis
   };
 }
 
-const names = await pageNames(PAGES_DIR);
+const entries = await findPageEntries(PRODUCT_ROUTES);
 await cleanClientOutput(CLIENT_OUT);
-const clientOptions = clientBuildOptions(names, { pagesDir: PAGES_DIR, outDir: CLIENT_OUT, mode: 'development' });
+const clientOptions = clientBuildOptions(entries.files, { outDir: CLIENT_OUT, mode: 'development' });
 const client = await esbuild.context({
   ...clientOptions,
   plugins: [
     ...(clientOptions.plugins ?? []),
     onRebuild('client', async (result) => {
-      if (result.metafile !== undefined) await writeManifest(result.metafile, CLIENT_OUT);
+      if (result.metafile !== undefined) await writeManifest(result.metafile, CLIENT_OUT, entries);
     }),
   ],
 });

@@ -5,6 +5,11 @@ import type { ReadinessState } from './readiness.ts';
 
 export interface ShutdownOptions {
   readonly server: Server;
+  /**
+   * Side listeners (the metrics port) closed together with `server`. They never hold the exit:
+   * when `server` has finished, the process ends.
+   */
+  readonly alsoClose?: readonly Server[];
   readonly readiness: ReadinessState;
   readonly logger: Logger;
   /** Time for load balancers to see `/readyz` fail before we stop accepting. */
@@ -31,18 +36,19 @@ function forcedExitCode(signal: NodeJS.Signals): number {
 }
 
 /**
- * docs/deployment.md: readiness turns 503, wait the delay, stop accepting, let in-flight responses
- * (streams included) finish, close idle keep-alive connections, exit 0. Past the deadline
- * exit 1; a second signal exits at once with 128 + its number.
+ * docs/deployment.md: readiness turns 503, wait the delay, stop accepting (the metrics listener
+ * too), let in-flight responses (streams included) finish, close idle keep-alive connections,
+ * exit 0. Past the deadline exit 1; a second signal exits at once with 128 + its number.
  *
  * Node keeps serving on open keep-alive connections after `server.close()` and still
  * advertises keep-alive, so `close()` alone would wait for every client's idle timeout. Once
  * readiness is off, the app answers with `Connection: close` (createConnectionDrain in readiness.ts), so
- * clients and proxies leave without racing our close; a stream that began before the signal
- * had already promised keep-alive, so after the delay connections that fall idle are closed
- * as they appear.
+ * clients and proxies leave without racing our close. A connection that sent nothing since the
+ * signal never hears that header: it is closed the moment the listener closes. A stream that
+ * began before the signal had already promised keep-alive, so after the delay connections that
+ * fall idle are closed as they appear.
  */
-export function installGracefulShutdown({ server, readiness, logger, delayMs, deadlineMs, exit }: ShutdownOptions): void {
+export function installGracefulShutdown({ server, alsoClose = [], readiness, logger, delayMs, deadlineMs, exit }: ShutdownOptions): void {
   let shuttingDown = false;
 
   function finish(code: number, message: string): void {
@@ -52,14 +58,20 @@ export function installGracefulShutdown({ server, readiness, logger, delayMs, de
   }
 
   function stopAccepting(deadline: NodeJS.Timeout): void {
-    const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
-    sweep.unref();
-    // Also closes the connections idle right now (Node ≥ 19 does it inside close()).
     server.close(() => {
       clearInterval(sweep);
       clearTimeout(deadline);
       finish(SHUTDOWN_EXIT.clean, 'shutdown complete');
     });
+    // Connections idle right now go at once (Node ≥ 19 also does it inside close(); said here so
+    // it does not hang on that), then those that fall idle, as they do.
+    server.closeIdleConnections();
+    const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+    sweep.unref();
+    for (const other of alsoClose) {
+      other.close();
+      other.closeIdleConnections();
+    }
     logger.info('listener closed: finishing in-flight responses');
   }
 

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Router } from 'express';
+import { HttpError } from '../../shared/http-error.ts';
 
 /**
  * Readiness as the server's lifecycle sees it: ready from start until shutdown begins
@@ -34,6 +35,15 @@ function sendProbe(res: Response, ok: boolean): void {
   res.status(ok ? 200 : 503).type('text/plain').set('Cache-Control', 'no-store').send(ok ? 'ok\n' : 'shutting down\n');
 }
 
+/**
+ * Another method on a probe: 405 with `Allow: GET, HEAD` and the status page, as a page answers
+ * (the error handler renders it). Without this, Express would answer OPTIONS itself with 200.
+ */
+function probeMethodNotAllowed(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Allow', 'GET, HEAD');
+  next(new HttpError(405));
+}
+
 /** `/healthz`: the process is alive. `/readyz`: it takes traffic, 503 once shutdown began. */
 export function createHealthRouter(readiness: Readiness): Router {
   const router = Router();
@@ -43,6 +53,7 @@ export function createHealthRouter(readiness: Readiness): Router {
   router.get('/readyz', function readyz(_req: Request, res: Response) {
     sendProbe(res, readiness.isReady());
   });
+  router.all([...PROBE_PATHS], probeMethodNotAllowed);
   return router;
 }
 

@@ -13,23 +13,101 @@ export interface ContentSecurityPolicyOptions {
 export type ContentSecurityPolicy = (nonce: string) => string;
 
 /**
- * helmet's default policy, with scripts allowed only by the per-request nonce and
- * `'strict-dynamic'` (so modules those scripts import load too) and inline styles only by the
- * nonce. The header string is built once; a request only splices its nonce in.
- * https://www.w3.org/TR/CSP3/#strict-dynamic-usage
+ * A source the header can carry as exactly one source: CSP3's scheme-source (`https:`) or
+ * host-source (`https://cdn.example.com:8443/path`, `*.example.com`), ASCII letters, digits and
+ * `-` in host labels. `;` would start a directive, `,` a second policy, a quote a keyword such
+ * as 'unsafe-inline', whitespace another source; none of them can appear. Keywords are the
+ * builder's own business, never a caller's. https://www.w3.org/TR/CSP3/#grammardef-serialized-source-list
  */
-export function createContentSecurityPolicy(options: ContentSecurityPolicyOptions = {}): ContentSecurityPolicy {
-  const directives: Record<string, readonly string[]> = {
-    ...helmet.contentSecurityPolicy.getDefaultDirectives(),
-    'script-src': [`'nonce-${NONCE}'`, "'strict-dynamic'", ...(options.scriptSources ?? [])],
-    'style-src': ["'self'", `'nonce-${NONCE}'`],
-    'connect-src': ["'self'", ...(options.connectSources ?? [])],
-  };
+const SCHEME = String.raw`[a-z][a-z0-9+.-]*`;
+const HOST = String.raw`(?:\*|(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*)`;
+const PATH = String.raw`(?:/[A-Za-z0-9\-._~!$&()*+=:@%/]*)?`;
+const POLICY_SOURCE = new RegExp(String.raw`^(?:${SCHEME}:|(?:${SCHEME}://)?${HOST}(?::(?:\d{1,5}|\*))?${PATH})$`, 'i');
+
+/** True when `source` can stand in a source list as one source and nothing else. */
+export function isPolicySource(source: string): boolean {
+  return POLICY_SOURCE.test(source);
+}
+
+function checkedSources(directive: string, sources: readonly string[] = []): readonly string[] {
+  for (const source of sources) {
+    if (!isPolicySource(source)) {
+      throw new TypeError(`Content-Security-Policy: ${JSON.stringify(source)} is not a host or scheme source ${directive} can hold safely`);
+    }
+  }
+  return sources;
+}
+
+/** Directives as written once, with NONCE where a request's nonce goes: a request only joins. */
+function compile(directives: Readonly<Record<string, readonly string[]>>): ContentSecurityPolicy {
   const policy = Object.entries(directives)
     .map(([name, values]) => [name, ...values].join(' '))
     .join(';');
   const parts = policy.split(NONCE);
+  if (parts.length === 1) {
+    return function fixedContentSecurityPolicy(): string {
+      return policy;
+    };
+  }
   return function contentSecurityPolicy(nonce: string): string {
     return parts.join(nonce);
   };
+}
+
+/** helmet's defaults with fonts only from our origin (pages use system fonts). */
+function baseDirectives(): Record<string, readonly string[]> {
+  return { ...helmet.contentSecurityPolicy.getDefaultDirectives(), 'font-src': ["'self'"] };
+}
+
+/**
+ * helmet's default policy, with scripts allowed only by the per-request nonce and
+ * `'strict-dynamic'` (so modules those scripts import load too), inline styles only by the
+ * nonce, and fonts only from our origin (pages use system fonts). The header string is built
+ * once; a request only splices its nonce in. Sources given here are checked first: one that
+ * could change the policy's meaning stops the app from being built (docs/security.md).
+ * https://www.w3.org/TR/CSP3/#strict-dynamic-usage
+ */
+export function createContentSecurityPolicy(options: ContentSecurityPolicyOptions = {}): ContentSecurityPolicy {
+  return compile({
+    ...baseDirectives(),
+    'script-src': [`'nonce-${NONCE}'`, "'strict-dynamic'", ...checkedSources('script-src', options.scriptSources)],
+    'style-src': ["'self'", `'nonce-${NONCE}'`],
+    'connect-src': ["'self'", ...checkedSources('connect-src', options.connectSources)],
+  });
+}
+
+export interface StatusPagePolicyOptions {
+  /** `sha256-…` of each inline `<style>` of the status pages: styles are allowed by hash, not by nonce. */
+  readonly styleHashes: readonly string[];
+  /**
+   * Script sources of the hosting provider's analytics (docs/observability.md), when they are on.
+   * They are the only scripts a status page carries, so only then does its policy need the
+   * request's nonce; without them the policy allows no script at all and is the same string
+   * for every answer.
+   */
+  readonly analytics?: { readonly scriptSources: readonly string[]; readonly connectSources: readonly string[] } | undefined;
+}
+
+/** CSP3 hash-source: `'sha256-` base64 `'`. */
+const STYLE_HASH = /^sha256-[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * The policy of status answers (pages and their JSON forms, docs/security.md): the page policy
+ * with the inline style allowed by its hash instead of a nonce, and no script at all
+ * (`script-src 'none'`) unless analytics scripts are on, which keep the page's nonce and
+ * `'strict-dynamic'` rules. Without analytics it is one fixed string, built once.
+ */
+export function createStatusPagePolicy({ styleHashes, analytics }: StatusPagePolicyOptions): ContentSecurityPolicy {
+  for (const hash of styleHashes) {
+    if (!STYLE_HASH.test(hash)) throw new TypeError(`Content-Security-Policy: ${JSON.stringify(hash)} is not a sha256 hash source`);
+  }
+  return compile({
+    ...baseDirectives(),
+    'script-src':
+      analytics === undefined
+        ? ["'none'"]
+        : [`'nonce-${NONCE}'`, "'strict-dynamic'", ...checkedSources('script-src', analytics.scriptSources)],
+    'style-src': ["'self'", ...styleHashes.map((hash) => `'${hash}'`)],
+    'connect-src': ["'self'", ...checkedSources('connect-src', analytics?.connectSources)],
+  });
 }

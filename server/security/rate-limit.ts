@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { HttpError } from '../../shared/http-error.ts';
+import { clientAddress } from './client-address.ts';
 
 export interface RateLimitOptions {
   /** Requests one client address may make per window. */
@@ -16,14 +17,16 @@ interface Window {
 }
 
 /**
- * A fixed-window counter per client address (`req.ip`, so it follows `trust proxy`). In
- * memory, per instance: with several instances each allows `limit`, which bounds abuse of
- * a small beacon endpoint well enough without a shared store.
+ * A fixed-window counter per client address (`req.ip`, so it follows `trust proxy`, but only
+ * when it is an IP address: anything else counts against the connection's peer, so made-up
+ * `X-Forwarded-For` text cannot mint keys). In memory, per instance: with several instances
+ * each allows `limit`, which bounds abuse of a small beacon endpoint well enough without a
+ * shared store.
  */
 export function createRateLimit({ limit, windowMs, maxClients = 10_000, now = Date.now }: RateLimitOptions): RequestHandler {
   const windows = new Map<string, Window>();
   return function rateLimit(req: Request, res: Response, next: NextFunction) {
-    const key = req.ip ?? 'unknown';
+    const key = clientAddress(req) ?? 'unknown';
     const time = now();
     let window = windows.get(key);
     if (window === undefined || time - window.started >= windowMs) {

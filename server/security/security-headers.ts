@@ -33,11 +33,41 @@ export function helmetStaticHeaders(): ReadonlyArray<readonly [string, string]> 
 }
 
 /**
- * helmet's headers on every response, status and error pages included, plus the CSP with a
- * fresh nonce that React and our inline tags receive through `res.locals.cspNonce`.
+ * Powerful browser features no page of ours uses, turned off for our pages and anything they
+ * embed (docs/security.md). Only features Chromium knows: it warns in the console about any
+ * other name, and the browser tests allow no console warning.
+ */
+export const PERMISSIONS_POLICY = [
+  'accelerometer',
+  'autoplay',
+  'browsing-topics',
+  'camera',
+  'display-capture',
+  'geolocation',
+  'gyroscope',
+  'hid',
+  'magnetometer',
+  'microphone',
+  'midi',
+  'payment',
+  'publickey-credentials-get',
+  'screen-wake-lock',
+  'serial',
+  'usb',
+  'xr-spatial-tracking',
+]
+  .map((feature) => `${feature}=()`)
+  .join(', ');
+
+/**
+ * helmet's headers and our Permissions-Policy on every response, status and error pages
+ * included, plus the CSP with a fresh nonce that React and our inline tags receive through
+ * `res.locals.cspNonce`. Strict-Transport-Security is sent over plain HTTP too, where browsers
+ * ignore it: sending it only to requests a trusted proxy marks https would lose it whenever
+ * TRUST_PROXY is unset or wrong (docs/security.md).
  */
 export function createSecurityHeaders(policy: ContentSecurityPolicy): RequestHandler {
-  const headers = helmetStaticHeaders();
+  const headers = [...helmetStaticHeaders(), ['Permissions-Policy', PERMISSIONS_POLICY] as const];
   return function securityHeaders(_req: Request, res: Response, next: NextFunction) {
     const nonce = createNonce();
     res.locals.cspNonce = nonce;

@@ -2,17 +2,20 @@ import { spawn } from 'node:child_process';
 import { utimes } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { expect, test } from 'vitest';
 import { waitFor } from '../support/build-app.ts';
-import { freePort } from '../../scripts/bench/free-port.ts';
+import { freePort } from '../../scripts/lib/loopback.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
+/** Every server dev.ts starts writes its "listening" line in two chunks, as a full pipe can. */
+const SHORT_STDOUT_WRITE = pathToFileURL(join(import.meta.dirname, 'preload', 'short-stdout-write.mjs')).href;
 
-test('npm run dev rebuilds on change, restarts the server and tells the page to reload', async () => {
+test('npm run dev rebuilds on change, restarts the server and tells the page to reload, the "listening" line split in two', async () => {
   const [port, reloadPort] = [await freePort(), await freePort()];
   const dev = spawn(process.execPath, [join(ROOT, 'scripts', 'dev.ts')], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DEV_RELOAD_PORT: String(reloadPort) },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DEV_RELOAD_PORT: String(reloadPort), NODE_OPTIONS: `--import=${SHORT_STDOUT_WRITE}` },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => dev.once('exit', (code) => resolve(code)));

@@ -1,7 +1,12 @@
 import { Agent, request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { startServerProcess, type ServerProcess } from '../support/proxy-harness.ts';
+import { waitFor } from '../support/build-app.ts';
 import { DESKTOP_CHROME } from '../support/http-client.ts';
+import { startServerProcess, type ServerProcess } from '../support/proxy-harness.ts';
+import { startServerEntry } from '../support/server-process.ts';
+import { freePort } from '../../scripts/lib/loopback.ts';
 
 const running: ServerProcess[] = [];
 const agents: Agent[] = [];
@@ -174,5 +179,99 @@ describe('SIGINT', () => {
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(performance.now() - signalledAt).toBeGreaterThanOrEqual(100);
     expect(server.logs.find((line) => line.msg === 'shutdown started')).toMatchObject({ signal: 'SIGINT' });
+  });
+});
+
+describe('when the listener closes (the product entry, dist/server/main.js)', () => {
+  const MAIN_ENTRY = join(import.meta.dirname, '..', '..', 'dist', 'server', 'main.js');
+  const LISTENER_CLOSED = 'listener closed: finishing in-flight responses';
+  const sockets: Socket[] = [];
+  afterEach(() => {
+    for (const socket of sockets.splice(0)) socket.destroy();
+  });
+
+  async function startMain(env: Record<string, string>): Promise<ServerProcess> {
+    const server = await startServerEntry(MAIN_ENTRY, { PORT: '0', HOST: '127.0.0.1', ...env });
+    running.push(server);
+    return server;
+  }
+
+  function open(port: number): Promise<Socket> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => resolve(socket));
+      sockets.push(socket);
+      socket.setEncoding('latin1');
+      socket.once('error', reject);
+    });
+  }
+
+  /** A keep-alive connection that has had one answer and sent nothing since; resolves when the server closes it. */
+  async function idleKeepAlive(port: number): Promise<{ readonly closed: Promise<number> }> {
+    const socket = await open(port);
+    const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(performance.now())));
+    const head = await new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+        if (text.includes('\r\n\r\n') && text.endsWith('ok\n')) resolve(text);
+      });
+      socket.write('GET /healthz HTTP/1.1\r\nHost: shutdown.test\r\n\r\n');
+    });
+    expect(head).toMatch(/^connection: keep-alive\r?$/im);
+    return { closed };
+  }
+
+  /**
+   * A connection that has sent half a request: the server counts it in flight, so the process
+   * stays up after the listener closed until `finish()` sends the rest and the answer ends.
+   */
+  async function halfRequest(port: number): Promise<{ finish(): Promise<string> }> {
+    const socket = await open(port);
+    let text = '';
+    socket.on('data', (chunk: string) => (text += chunk));
+    const ended = new Promise<string>((resolve) => socket.once('close', () => resolve(text)));
+    socket.write('GET /healthz HTTP/1.1\r\nHost: shutdown.test\r\n');
+    await sleep(100);
+    return {
+      finish() {
+        socket.write('\r\n');
+        return ended;
+      },
+    };
+  }
+
+  test('closes keep-alive connections idle since before the signal as the listener closes, not when the process ends', async () => {
+    const server = await startMain({ SHUTDOWN_DELAY_MS: '400' });
+    const idle = await idleKeepAlive(server.port);
+    const held = await halfRequest(server.port);
+    const signalledAt = performance.now();
+    server.child.kill('SIGTERM');
+    const closedAt = await idle.closed;
+    // Not during the delay (it could still send a request and hear Connection: close)…
+    expect(closedAt - signalledAt).toBeGreaterThanOrEqual(380);
+    // …but at once when the listener closes, while a request is still in flight.
+    expect(closedAt - signalledAt).toBeLessThan(1_000);
+    expect(server.child.exitCode).toBeNull();
+    await waitFor(() => server.logs.some((line) => line.msg === LISTENER_CLOSED), 2_000, 'the listener closed line');
+    const answer = await held.finish();
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer).toMatch(/^connection: close\r?$/im);
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+  });
+
+  test('the metrics listener closes with the public one', async () => {
+    const metricsPort = await freePort();
+    const server = await startMain({ METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' });
+    const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+    expect(await statusOf(metricsUrl)).toBe(200);
+    const held = await halfRequest(server.port);
+    server.child.kill('SIGTERM');
+    await waitFor(() => server.logs.some((line) => line.msg === LISTENER_CLOSED), 5_000, 'the listener closed line');
+    expect(await statusOf(`${server.origin}/healthz`)).toBe(0);
+    expect(await statusOf(metricsUrl)).toBe(0);
+    // Still finishing the request in flight: the metrics port closed with the listener, not at exit.
+    expect(server.child.exitCode).toBeNull();
+    expect(await held.finish()).toMatch(/^HTTP\/1\.1 200 /);
+    expect(await server.exited).toEqual({ code: 0, signal: null });
   });
 });

@@ -5,7 +5,9 @@ import { describe, expect, test } from 'vitest';
 import { ConfigError, DEFAULTS, parseConfig } from '../../server/config.ts';
 
 const defaults = { assetsDir: '/srv/client' };
-const parse = (env: Record<string, string>) => parseConfig(env, defaults);
+/** Production needs CSRF_SECRET; every case but those about it has one. */
+const SECRET = 'a-csrf-secret-of-at-least-32-characters';
+const parse = (env: Record<string, string>) => parseConfig({ CSRF_SECRET: SECRET, ...env }, defaults);
 
 describe('configuration defaults', () => {
   test('suit a production service behind a load balancer', () => {
@@ -85,6 +87,7 @@ describe('configuration values', () => {
     ['SHUTDOWN_DELAY_MS', '15000', 'shutdownDelayMs', 15_000],
     ['ASSETS_DIR', '/opt/app/client', 'assetsDir', '/opt/app/client'],
     ['ANALYTICS_PAGE_VIEWS', '/scripts/pv.js', 'analyticsPageViews', '/scripts/pv.js'],
+    ['ANALYTICS_PAGE_VIEWS', 'https://cdn.example.com:8443/v1/pv.js?site=a-1', 'analyticsPageViews', 'https://cdn.example.com:8443/v1/pv.js?site=a-1'],
     ['ANALYTICS_SPEED_INSIGHTS', 'off', 'analyticsSpeedInsights', false],
     ['WEB_VITALS', 'off', 'webVitals', false],
     ['COMPRESSION', 'off', 'compression', false],
@@ -148,6 +151,17 @@ describe('a bad value', () => {
     ['ANALYTICS_SPEED_INSIGHTS', '//cdn.example.com/si.js'],
     ['COMPRESSION', 'brotli'],
     ['TELEMETRY_RATE_PER_MINUTE', '0'],
+    // A script's origin goes into the Content-Security-Policy: nothing that could split it.
+    ['ANALYTICS_PAGE_VIEWS', 'https://evil.example;script-src-elem'],
+    ['ANALYTICS_PAGE_VIEWS', 'https://evil.example,script-src'],
+    ['ANALYTICS_PAGE_VIEWS', "https://evil.example'unsafe-inline'"],
+    ['ANALYTICS_PAGE_VIEWS', 'https://evil.example/"x"'],
+    ['ANALYTICS_PAGE_VIEWS', 'https://cdn.example.com/a b.js'],
+    ['ANALYTICS_PAGE_VIEWS', 'https://cdn.example.com/a\tb.js'],
+    ['ANALYTICS_PAGE_VIEWS', 'https://cdn_1.example.com/pv.js'],
+    ['ANALYTICS_PAGE_VIEWS', 'https://[::1]/pv.js'],
+    ['ANALYTICS_SPEED_INSIGHTS', '/scripts/si.js;script-src'],
+    ['ANALYTICS_SPEED_INSIGHTS', "/scripts/si.js'"],
   ])('%s=%s is refused with a message naming both', (variable, value) => {
     let caught: unknown;
     try {
@@ -170,15 +184,49 @@ describe('a bad value', () => {
     ['TRUST_PROXY', 'everyone'],
     ['COMPRESSION', 'brotli'],
     ['SHUTDOWN_DEADLINE_MS', '20s'],
+    ['ANALYTICS_PAGE_VIEWS', 'https://evil.example;script-src-elem'],
   ])('%s=%s stops the real process with exit code 78 and the message on stderr', (variable, value) => {
     const result = spawnSync(process.execPath, [join(import.meta.dirname, '..', '..', 'dist', 'server', 'main.js')], {
-      env: { ...process.env, NODE_ENV: 'production', PORT: '0', [variable]: value },
+      env: { ...process.env, NODE_ENV: 'production', CSRF_SECRET: SECRET, PORT: '0', [variable]: value },
       encoding: 'utf8',
       timeout: 10_000,
     });
     expect(result.status).toBe(78);
     expect(result.stderr).toContain(`Invalid ${variable}=${JSON.stringify(value)}`);
     expect(result.stdout).not.toContain('listening');
+  });
+});
+
+describe('CSRF_SECRET', () => {
+  test('is required in production, and the message names it', () => {
+    expect(() => parseConfig({}, defaults)).toThrow(ConfigError);
+    expect(() => parseConfig({ CSRF_SECRET: ' ' }, defaults)).toThrow('Invalid CSRF_SECRET="": expected a secret of at least 32 characters');
+  });
+
+  test('is read as given, and never made up, in production', () => {
+    expect(parse({})).toMatchObject({ csrfSecret: SECRET, csrfSecretGenerated: false });
+  });
+
+  test.each(['development', 'test'])('is made for the process when unset with NODE_ENV=%s', (environment) => {
+    const first = parseConfig({ NODE_ENV: environment }, defaults);
+    const second = parseConfig({ NODE_ENV: environment }, defaults);
+    expect(first.csrfSecretGenerated).toBe(true);
+    expect(first.csrfSecret.length).toBeGreaterThanOrEqual(32);
+    expect(first.csrfSecret).not.toBe(second.csrfSecret);
+    expect(parse({ NODE_ENV: environment })).toMatchObject({ csrfSecret: SECRET, csrfSecretGenerated: false });
+  });
+
+  test('shorter than 32 characters is refused without showing the value', () => {
+    let caught: unknown;
+    try {
+      parse({ NODE_ENV: 'development', CSRF_SECRET: 'short-secret-value' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).variable).toBe('CSRF_SECRET');
+    expect((caught as ConfigError).message).toContain('Invalid CSRF_SECRET="<18 characters, not shown>"');
+    expect((caught as ConfigError).message).not.toContain('short-secret-value');
   });
 });
 

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import type { AppOptions } from '../../server/app.ts';
+import { VITALS_ENDPOINT } from '../../shared/telemetry.ts';
 import { buildApp } from '../support/build-app.ts';
 import { fixtureRoutes } from '../support/pages.tsx';
 
@@ -72,5 +73,40 @@ describe('streamed HTML behind a proxy', () => {
     const { app } = buildApp(fixtureRoutes());
     const res = await request(app).get('/slow');
     expect(res.headers['x-accel-buffering']).toBe('no');
+  });
+});
+
+describe('X-Forwarded-For that is not an address (TRUST_PROXY=true believes any text there)', () => {
+  const JUNK = 'x'.repeat(8_000);
+
+  function postVital(app: Parameters<typeof request>[0], forwardedFor: string) {
+    return request(app).post(VITALS_ENDPOINT).set('X-Forwarded-For', forwardedFor).set('Content-Type', 'application/json').send('{}');
+  }
+
+  test('never makes a rate-limit bucket of its own: every such value shares the peer\'s', async () => {
+    const { app } = buildApp(fixtureRoutes(), { trustProxy: true, telemetry: { enabled: true, ratePerMinute: 3 } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i += 1) statuses.push((await postVital(app, `${i}-${JUNK}`)).status);
+    // 400: the empty report is refused after the limiter let it through; 429: the limit.
+    expect(statuses).toEqual([400, 400, 400, 429, 429, 429]);
+  });
+
+  test('while valid addresses still get a bucket each', async () => {
+    const { app } = buildApp(fixtureRoutes(), { trustProxy: true, telemetry: { enabled: true, ratePerMinute: 2 } });
+    for (const address of ['203.0.113.1', '203.0.113.2', '2001:db8::1', '203.0.113.3']) {
+      expect((await postVital(app, address)).status, address).toBe(400);
+      expect((await postVital(app, address)).status, address).toBe(400);
+    }
+    expect((await postVital(app, '203.0.113.1')).status).toBe(429);
+    expect((await postVital(app, '2001:db8::1')).status).toBe(429);
+  });
+
+  test('is not what the completion line logs as the address: the peer\'s is', async () => {
+    const { app, logs } = buildApp(fixtureRoutes(), { trustProxy: true });
+    await request(app).get('/users/1').set('X-Forwarded-For', JUNK);
+    await request(app).get('/users/1').set('X-Forwarded-For', '<script>, 203.0.113.9');
+    await request(app).get('/users/1').set('X-Forwarded-For', '198.51.100.7');
+    const addresses = logs.filter((line) => line.msg === 'request completed').map((line) => line.ip);
+    expect(addresses).toEqual([expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$/), expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$/), '198.51.100.7']);
   });
 });

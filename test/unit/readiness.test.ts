@@ -18,6 +18,11 @@ function connectionHeader(url: string, agent: Agent): Promise<string | undefined
   });
 }
 
+/**
+ * These tests call `markShuttingDown()` themselves: they check what the app does once readiness
+ * is off, not that a signal turns it off. That SIGTERM and SIGINT flip it (and when) is caught
+ * only by the process tests, test/process/graceful-shutdown.test.ts, on the real process.
+ */
 function appWithReadiness() {
   const readiness = new ReadinessState();
   return { readiness, ...buildApp(fixtureRoutes(), { readiness }) };
@@ -57,6 +62,23 @@ describe('/healthz and /readyz', () => {
       agent.destroy();
       await close(server);
     }
+  });
+
+  test.each(['/healthz', '/readyz'])('%s answers other methods as pages do: 405 with Allow: GET, HEAD', async (path) => {
+    const { app } = appWithReadiness();
+    const withoutNonce = (html: string) => html.replace(/nonce="[^"]+"/g, 'nonce=""');
+    const page = await request(app).options('/users/1');
+    expect(page.status).toBe(405);
+    for (const method of ['options', 'post', 'put', 'delete', 'patch'] as const) {
+      const res = await request(app)[method](path);
+      expect(res.status, method).toBe(405);
+      expect(res.headers.allow, method).toBe('GET, HEAD');
+      expect(res.headers['content-type'], method).toBe(page.headers['content-type']);
+      expect(withoutNonce(res.text), method).toBe(withoutNonce(page.text));
+    }
+    const head = await request(app).head(path);
+    expect(head.status).toBe(200);
+    expect(head.text ?? '').toBe('');
   });
 
   test('log at debug even when failing, so probes never flood an info log', async () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadClientAssets, type ClientAssets } from '../../server/render/client-assets.ts';
+import { createContentSecurityPolicy } from '../../server/security/content-security-policy.ts';
 import { routes } from '../../shared/routes.ts';
 import { buildApp } from '../support/build-app.ts';
 import { close, listen } from '../support/http-client.ts';
@@ -20,10 +21,10 @@ function nonceOfHeader(csp: string | undefined): string {
 describe('Content-Security-Policy', () => {
   const { app } = buildApp(fixtureRoutes());
 
-  test('carries a fresh nonce of at least 128 bits on every request', async () => {
+  test('carries a fresh nonce of at least 128 bits on every page', async () => {
     const nonces = new Set<string>();
     for (let i = 0; i < 20; i += 1) {
-      const res = await request(app).get(i % 2 === 0 ? '/users/1' : '/missing');
+      const res = await request(app).get(i % 2 === 0 ? '/users/1' : `/users/${i}`);
       nonces.add(nonceOfHeader(res.headers['content-security-policy']));
     }
     expect(nonces.size).toBe(20);
@@ -52,14 +53,21 @@ describe('Content-Security-Policy', () => {
     for (const tag of tags) expect(tag).toContain(`nonce="${nonce}"`);
   });
 
-  test('is on status and error pages too', async () => {
-    for (const path of ['/missing', '/%E0%A4%A', '/throw-in-load']) {
+  test('is on status and error pages too, fixed: no nonce, no script, the style allowed by its hash', async () => {
+    const policies = new Set<string>();
+    for (const path of ['/missing', '/%E0%A4%A', '/throw-in-load', '/status-in-load/forbidden']) {
       const res = await request(app).get(path);
-      const nonce = nonceOfHeader(res.headers['content-security-policy']);
-      expect(res.text).toContain(`<style nonce="${nonce}">`);
+      const csp = String(res.headers['content-security-policy']);
+      policies.add(csp);
+      expect(csp, path).not.toContain('nonce-');
+      expect(csp).toContain("script-src 'none';");
+      expect(csp).toMatch(/style-src 'self' 'sha256-[A-Za-z0-9+/]+=*';/);
+      expect(res.text).toMatch(/<style>/);
+      expect(res.text).not.toContain('nonce');
       expect(res.headers['strict-transport-security']).toBeTruthy();
       expect(res.headers['x-content-type-options']).toBe('nosniff');
     }
+    expect(policies.size).toBe(1);
   });
 
   test('never sends X-Powered-By', async () => {
@@ -84,7 +92,7 @@ describe('client assets (built by npm run build)', () => {
   afterAll(() => close(server));
 
   function home() {
-    const page = assets.pages.get('home');
+    const page = assets.routes.get('/');
     if (page === undefined) throw new Error('the build has no home page');
     return page;
   }
@@ -159,5 +167,85 @@ describe('helmet headers', () => {
     const { app } = buildApp(fixtureRoutes());
     const res = await request(app).get('/missing');
     for (const [name, value] of Object.entries(headers)) expect(res.headers[name], name).toBe(value);
+  });
+});
+
+describe('a source the policy cannot hold safely', () => {
+  test.each([
+    ['a semicolon, which would start a directive', 'https://evil.example;script-src-elem'],
+    ['a comma, which would start a second policy', 'https://evil.example,script-src'],
+    ['a quote, which would make a keyword', "https://evil.example'unsafe-inline'"],
+    ['an underscore, which no CSP host may hold', 'https://cdn_1.example'],
+  ])('is refused when createApp is given an analytics URL with %s', (_why, url) => {
+    expect(() => buildApp(fixtureRoutes(), { analytics: { pageViews: url } })).toThrow(/Content-Security-Policy/);
+  });
+
+  test.each([
+    'https://evil.example;script-src-elem',
+    'https://evil.example, script-src *',
+    "'unsafe-inline'",
+    "'unsafe-eval'",
+    '"https://a.example"',
+    'https://a.example /x',
+    'https://a.example\tb',
+    'https://a.example\nb',
+    '',
+  ])('is refused by the policy builder itself: %j', (source) => {
+    expect(() => createContentSecurityPolicy({ scriptSources: [source] })).toThrow(/Content-Security-Policy/);
+    expect(() => createContentSecurityPolicy({ connectSources: [source] })).toThrow(/Content-Security-Policy/);
+  });
+
+  test.each(['https://cdn.example.com', 'https://cdn.example.com:8443', 'https://*.example.com', 'http://localhost:35729', 'https://cdn.example.com/scripts/a.js', 'https:'])(
+    'is accepted when it is a plain host or scheme source: %s',
+    (source) => {
+      const policy = createContentSecurityPolicy({ scriptSources: [source], connectSources: [source] })('n0nce');
+      expect(policy).toContain(`script-src 'nonce-n0nce' 'strict-dynamic' ${source};`);
+      expect(policy).toContain(`connect-src 'self' ${source}`);
+    },
+  );
+
+  test('an analytics origin reaches the header as one source of script-src and connect-src, nothing more', async () => {
+    const { app } = buildApp(fixtureRoutes(), { analytics: { pageViews: 'https://cdn.example.com/pv.js' } });
+    const csp = String((await request(app).get('/users/1')).headers['content-security-policy']);
+    const directives = csp.split(';').map((directive) => directive.split(' ')[0]);
+    expect(new Set(directives).size).toBe(directives.length);
+    expect(csp).toMatch(/script-src 'nonce-[^']+' 'strict-dynamic' https:\/\/cdn\.example\.com;/);
+    expect(csp).toContain("connect-src 'self' https://cdn.example.com");
+  });
+});
+
+describe('scanner findings, decided (docs/security.md)', () => {
+  const { app } = buildApp(fixtureRoutes());
+
+  test('Permissions-Policy turns off the powerful features no page uses, on every answer', async () => {
+    for (const [method, path] of [
+      ['get', '/users/1'],
+      ['get', '/missing'],
+      ['get', '/throw-in-load'],
+      ['get', '/healthz'],
+      ['post', '/users/1'],
+    ] as const) {
+      const policy = String((await request(app)[method](path)).headers['permissions-policy']);
+      for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb', 'browsing-topics']) {
+        expect(policy, `${method} ${path}`).toContain(`${feature}=()`);
+      }
+      expect(policy).toMatch(/^[a-z-]+=\(\)(, [a-z-]+=\(\))*$/);
+    }
+  });
+
+  test("fonts load only from our own origin: font-src 'self', no https: and no data:", async () => {
+    const csp = String((await request(app).get('/users/1')).headers['content-security-policy']);
+    expect(csp).toContain("font-src 'self';");
+    expect(csp).not.toMatch(/font-src[^;]*(https:|data:)/);
+  });
+
+  test('HSTS is sent on every answer, plain HTTP included: browsers ignore it there, and it never depends on TRUST_PROXY', async () => {
+    for (const trustProxy of [false, 'loopback'] as const) {
+      const { app: behind } = buildApp(fixtureRoutes(), { trustProxy });
+      for (const proto of ['http', 'https']) {
+        const res = await request(behind).get('/users/1').set('X-Forwarded-Proto', proto);
+        expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      }
+    }
   });
 });

@@ -1,6 +1,10 @@
+import { createHash } from 'node:crypto';
+import { connect } from 'node:net';
+import type { Server } from 'node:http';
 import request from 'supertest';
-import { describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp, errorLines } from '../support/build-app.ts';
+import { close, listen } from '../support/http-client.ts';
 import { fixtureRoutes } from '../support/pages.tsx';
 
 const SECURITY_HEADERS = [
@@ -29,7 +33,7 @@ function expectStatusPage(res: request.Response, status: number, message: string
 }
 
 describe('status pages', () => {
-  const { app, logs } = buildApp(fixtureRoutes());
+  const { app } = buildApp(fixtureRoutes());
 
   test('answers an unknown address with the 404 page', async () => {
     const res = await request(app).get('/no/such/page');
@@ -90,7 +94,10 @@ describe('status pages', () => {
       expect(head.status).toBe(get.status);
       expect(head.headers['content-type']).toBe(get.headers['content-type']);
       expect(head.headers['cache-control']).toBe(get.headers['cache-control']);
-      expect(head.headers['content-security-policy']).toMatch(/nonce-/);
+      // A page's policy carries its fresh nonce; a status answer's is the same fixed string every time.
+      if (path === '/users/1') expect(head.headers['content-security-policy']).toMatch(/nonce-/);
+      else expect(head.headers['content-security-policy']).toBe(get.headers['content-security-policy']);
+      expect(head.headers['content-length']).toBe(get.headers['content-length']);
       expect(head.text ?? '').toBe('');
     }
   });
@@ -102,7 +109,23 @@ describe('status pages', () => {
     expect(res.body.toString()).toContain('<svg');
   });
 
-  test('logs no error for any 4xx answer', () => {
+  test('logs no error for any 4xx answer', async () => {
+    // Its own app and requests: run alone (-t), it must still see every one of these answers.
+    const { app: own, logs } = buildApp(fixtureRoutes());
+    const answers = [
+      await request(own).get('/no/such/page'),
+      await request(own).get('/status-in-load/not-found'),
+      await request(own).get('/status-in-load/unauthorized'),
+      await request(own).get('/status-in-load/forbidden'),
+      await request(own).get('/status-in-shell/forbidden'),
+      await request(own).post('/users/1'),
+      await request(own).get('/%E0%A4%A'),
+      await request(own).get('/users/1?q=%E0%A4%A'),
+      await request(own).head('/no/such/page'),
+    ];
+    expect(answers.map((res) => res.status)).toEqual([404, 404, 401, 403, 403, 405, 400, 400, 404]);
+    const completed = logs.filter((line) => line.msg === 'request completed');
+    expect(completed.map((line) => line.status)).toEqual(answers.map((res) => res.status));
     expect(errorLines(logs)).toEqual([]);
   });
 });
@@ -156,4 +179,143 @@ describe('JSON answers for wildcard clients', () => {
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     },
   );
+});
+
+/** `sha256-…` of the text of each `<style>` element, as a browser hashes it for CSP. */
+function styleHashes(html: string): string[] {
+  return [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)].map(
+    (match) => `sha256-${createHash('sha256').update(match[1] ?? '', 'utf8').digest('base64')}`,
+  );
+}
+
+function styleSources(csp: string): string[] {
+  const directive = csp.split(';').find((part) => part.startsWith('style-src ')) ?? '';
+  return directive.split(' ').slice(1);
+}
+
+describe('the status answers\' Content-Security-Policy (docs/security.md)', () => {
+  const { app } = buildApp(fixtureRoutes());
+
+  test.each([
+    ['404', 'get', '/no/such/page'],
+    ['405', 'post', '/users/1'],
+    ['400', 'get', '/%E0%A4%A'],
+    ['403', 'get', '/status-in-load/forbidden'],
+    ['500', 'get', '/throw-in-load'],
+  ] as const)('a %s page carries no nonce, and its style hash in the policy matches the style element', async (_status, method, path) => {
+    const res = await request(app)[method](path);
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).not.toContain('nonce');
+    expect(res.text).not.toContain('nonce');
+    expect(csp).toContain("script-src 'none';");
+    expect(csp).not.toContain('unsafe-inline');
+    const hashes = styleHashes(res.text);
+    expect(hashes).toHaveLength(1);
+    expect(styleSources(csp)).toEqual(["'self'", ...hashes.map((hash) => `'${hash}'`)]);
+  });
+
+  test('the development 500 page, rendered per request, is allowed by the same policy', async () => {
+    const { app: development } = buildApp(fixtureRoutes(), { development: true });
+    const res = await request(development).get('/throw-in-load');
+    expect(res.text).toContain('RangeError: load exploded');
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toBe(String((await request(development).get('/missing')).headers['content-security-policy']));
+    expect(styleSources(csp)).toEqual(["'self'", ...styleHashes(res.text).map((hash) => `'${hash}'`)]);
+  });
+
+  test('a JSON answer carries the same fixed policy', async () => {
+    const html = await request(app).get('/missing');
+    for (const path of ['/missing', '/throw-in-load']) {
+      const json = await request(app).get(path).set('Accept', 'application/json');
+      expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(json.headers['content-security-policy']).toBe(html.headers['content-security-policy']);
+    }
+  });
+
+  test('a page keeps its own nonce policy: only status answers change', async () => {
+    const res = await request(app).get('/users/1');
+    expect(res.headers['content-security-policy']).toMatch(/script-src 'nonce-[^']+' 'strict-dynamic';/);
+    expect(res.headers['content-security-policy']).toMatch(/style-src 'self' 'nonce-[^']+';/);
+  });
+
+  test('with analytics on, the status page keeps the request\'s nonce for its scripts only; the style stays allowed by hash', async () => {
+    const { app: withAnalytics } = buildApp(fixtureRoutes(), { analytics: { pageViews: 'https://analytics.example.com/pv.js' } });
+    const res = await request(withAnalytics).get('/missing');
+    const csp = String(res.headers['content-security-policy']);
+    const nonce = /script-src 'nonce-([^']+)' 'strict-dynamic' https:\/\/analytics\.example\.com;/.exec(csp)?.[1];
+    expect(nonce).toBeDefined();
+    expect(res.text).toContain(`<script src="https://analytics.example.com/pv.js" defer="" nonce="${nonce}">`);
+    expect(res.text).toContain('<style>');
+    expect(styleSources(csp)).toEqual(["'self'", ...styleHashes(res.text).map((hash) => `'${hash}'`)]);
+    expect(csp).toContain("connect-src 'self' https://analytics.example.com");
+    const again = await request(withAnalytics).get('/missing');
+    expect(again.headers['content-security-policy']).not.toBe(csp);
+  });
+});
+
+describe('status answers as prepared bytes', () => {
+  let server: Server;
+  let port: number;
+
+  beforeAll(async () => {
+    const listening = await listen(buildApp(fixtureRoutes()).app);
+    server = listening.server;
+    port = Number(new URL(listening.origin).port);
+  });
+  afterAll(() => close(server));
+
+  /** The whole answer as it came off the socket, status line to body. */
+  function raw(lines: readonly string[]): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(`${lines.join('\r\n')}\r\nHost: localhost\r\nConnection: close\r\n\r\n`));
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+  }
+
+  /** The answer without the two lines that must differ: its request id and the clock. */
+  function withoutRequestId(answer: string): { rest: string; id: string | undefined } {
+    const id = /^X-Request-Id: (.+)\r$/im.exec(answer)?.[1];
+    return { rest: answer.replace(/^X-Request-Id: .+\r\n/im, '').replace(/^Date: .+\r\n/im, ''), id };
+  }
+
+  test.each([
+    ['the 404 page', ['GET /no/such/page HTTP/1.1']],
+    ['the 405 page', ['POST /users/1 HTTP/1.1', 'Content-Length: 0']],
+    ['the 400 page', ['GET /%E0%A4%A HTTP/1.1']],
+    ['a 404 as JSON', ['GET /missing HTTP/1.1', 'Accept: application/json']],
+    ['a HEAD of the 404 page', ['HEAD /no/such/page HTTP/1.1']],
+  ])('%s is the same bytes, headers and body, for two requests but for the request id', async (_what, lines) => {
+    const first = withoutRequestId(await raw(lines));
+    const second = withoutRequestId(await raw(lines));
+    expect(first.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second.id).not.toBe(first.id);
+    expect(second.rest).toBe(first.rest);
+    expect(first.rest).toMatch(/^HTTP\/1\.1 [45]\d\d /);
+    expect(first.rest).toMatch(/^Content-Length: \d+\r$/im);
+    expect(first.rest).toMatch(/^Vary: Accept\r$/im);
+    expect(first.rest).toMatch(/^Strict-Transport-Security: /im);
+    expect(first.rest).not.toContain('nonce');
+  });
+
+  test('the 500 page differs only in the request id and the digest', async () => {
+    const first = withoutRequestId(await raw(['GET /throw-in-load HTTP/1.1']));
+    const second = withoutRequestId(await raw(['GET /throw-in-load HTTP/1.1']));
+    const digest = (answer: string) => /Digest: ([A-Za-z0-9_-]+)/.exec(answer)?.[1] ?? '';
+    expect(digest(first.rest)).not.toBe(digest(second.rest));
+    expect(second.rest.replace(digest(second.rest), 'DIGEST')).toBe(first.rest.replace(digest(first.rest), 'DIGEST'));
+  });
+
+  test('the Content-Length is the body\'s length in bytes', async () => {
+    for (const lines of [['GET /no/such/page HTTP/1.1'], ['GET /missing HTTP/1.1', 'Accept: application/json'], ['GET /throw-in-load HTTP/1.1']]) {
+      const answer = await raw(lines);
+      const separator = answer.indexOf('\r\n\r\n');
+      const length = Number(/^Content-Length: (\d+)\r$/im.exec(answer.slice(0, separator))?.[1]);
+      expect(Buffer.byteLength(answer.slice(separator + 4))).toBe(length);
+    }
+  });
 });
