@@ -5,21 +5,26 @@ import { digestOf } from '../shared/error-boundary.tsx';
 import { recordServerDigest } from '../shared/server-digests.ts';
 import type { PageComponent } from '../shared/route-definition.ts';
 import type { TelemetrySettings } from '../shared/telemetry.ts';
+import { Router, startNavigation, StatusOnly, type View } from './navigation.tsx';
 import { readPageData } from './page-data.ts';
 import { reportClientError } from './report-client-error.ts';
 
 /** The element the server renders the page into; see server/render/page-document.tsx. */
 const ROOT_ID = 'root';
 
-/** Marks the root once React has attached, so tests (and people) can tell it happened. */
-function HydrationMarker({ root, telemetry }: { readonly root: HTMLElement; readonly telemetry: TelemetrySettings | undefined }) {
+/**
+ * Marks the root once React has attached, so tests (and people) can tell it happened, and
+ * starts in-place navigation: before this, links and forms are the browser's.
+ */
+function HydrationMarker({ root, telemetry, start }: { readonly root: HTMLElement; readonly telemetry: TelemetrySettings | undefined; readonly start: () => void }) {
   useEffect(() => {
     root.setAttribute('data-hydrated', '');
+    start();
     if (telemetry !== undefined) {
       // A separate chunk, fetched only when vitals are switched on.
       void import('./report-web-vitals.ts').then(({ reportWebVitals }) => reportWebVitals(telemetry));
     }
-  }, [root, telemetry]);
+  }, [root, telemetry, start]);
   return null;
 }
 
@@ -31,20 +36,40 @@ function collectServerDigests(doc: Document): void {
   }
 }
 
-/** Hydrates `#root` with the same tree the server rendered for this page. */
-export function hydratePage(Page: PageComponent): void {
+let started = false;
+
+/**
+ * Hydrates `#root` with the same tree the server rendered for this page. Every page's entry
+ * calls it when its module first runs; only the document's own page hydrates, a page loaded
+ * later by a navigation is just its component.
+ */
+export function startPage(Page: PageComponent): void {
+  if (started) return;
+  started = true;
   const root = document.getElementById(ROOT_ID);
   if (root === null) throw new Error(`#${ROOT_ID} is missing: the server did not render a page`);
-  const { data, params, telemetry, development } = readPageData();
+  const page = readPageData();
+  const { telemetry, development, navigation = [] } = page;
   collectServerDigests(document);
   const report =
     telemetry === undefined ? undefined : (kind: 'uncaught' | 'recoverable', error: unknown) => reportClientError(telemetry, kind, error);
+  const initial: View = { key: 0, Page, page };
+  const onError = report === undefined ? {} : { onError: (error: unknown) => report('uncaught', error) };
+  const start = () => startNavigation(initial, navigation);
   hydrateRoot(
     root,
-    <AppRoot showErrorDetail={development === true} {...(report === undefined ? {} : { onError: (error: unknown) => report('uncaught', error) })}>
-      <Page data={data} params={params} />
-      <HydrationMarker root={root} telemetry={telemetry} />
-    </AppRoot>,
+    <Router
+      initial={initial}
+      render={(view) => (
+        <>
+          {/* A new view starts with a fresh error boundary: a failed page does not stick. */}
+          <AppRoot key={view.key} showErrorDetail={development === true} formToken={'page' in view ? view.page.formToken : undefined} {...onError}>
+            {'page' in view ? <view.Page data={view.page.data} params={view.page.params} actionData={view.page.actionData} /> : <StatusOnly status={view.status} digest={view.digest} />}
+          </AppRoot>
+          <HydrationMarker root={root} telemetry={telemetry} start={start} />
+        </>
+      )}
+    />,
     {
       onRecoverableError(error) {
         // React's default: the console. Reported too when telemetry is on.

@@ -41,21 +41,20 @@ function isEmbeddedPageData(value: unknown): value is EmbeddedPageData {
   return typeof value === 'object' && value !== null && 'params' in value;
 }
 
-/** The page's data, first in its scope: `self.$R[scope][0]`, as the server's scripts build it. */
-function pageDataRoot(): unknown {
-  const scopes: unknown = Reflect.get(globalThis, '$R');
-  if (typeof scopes !== 'object' || scopes === null) return undefined;
-  const scope: unknown = Reflect.get(scopes, PAGE_DATA_SCOPE);
-  return Array.isArray(scope) ? scope[0] : undefined;
-}
-
 /**
- * The page's data as the server's first data script left it (server/render/data-stream.ts):
- * deferred values are promises that later scripts in the same response settle.
+ * A page's data as the server's first data script left it in `self.$R[scope][0]`
+ * (server/render/data-stream.ts): deferred values are promises that later scripts settle.
  */
-export function readPageData(): EmbeddedPageData {
-  const root = pageDataRoot();
-  if (!isEmbeddedPageData(root)) return { data: undefined, params: {} };
+export function pageDataIn(scope: string): EmbeddedPageData | undefined {
+  const scopes: unknown = Reflect.get(globalThis, '$R');
+  const values: unknown = typeof scopes === 'object' && scopes !== null ? Reflect.get(scopes, scope) : undefined;
+  const root: unknown = Array.isArray(values) ? values[0] : undefined;
+  if (!isEmbeddedPageData(root)) return undefined;
   trackPromises(root.data);
   return root;
+}
+
+/** The document's own page data. */
+export function readPageData(): EmbeddedPageData {
+  return pageDataIn(PAGE_DATA_SCOPE) ?? { data: undefined, params: {} };
 }

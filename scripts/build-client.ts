@@ -31,7 +31,7 @@ const ROUTES_PROBE_DIR = join(ROOT, 'node_modules', '.cache', 'page-routes');
 /** The export every project module gets in the probe bundle only: its own file. */
 const MODULE_FILE_EXPORT = '__moduleFile';
 
-/** One virtual entry per page module: import the page's component, hydrate it. Nothing else ships. */
+/** One virtual entry per page module: its component, hydrated when it is the document's page. Nothing else ships. */
 function pageEntriesPlugin(files: ReadonlyMap<string, string>): esbuild.Plugin {
   return {
     name: 'page-entries',
@@ -41,7 +41,13 @@ function pageEntriesPlugin(files: ReadonlyMap<string, string>): esbuild.Plugin {
         const file = files.get(args.path);
         if (file === undefined) return { errors: [{ text: `no page module named ${args.path}` }] };
         return {
-          contents: [`import Page from ${JSON.stringify(file)};`, `import { hydratePage } from ${JSON.stringify(HYDRATE_MODULE)};`, 'hydratePage(Page);'].join('\n'),
+          // The component is the module's default export, for navigations that load it later.
+          contents: [
+            `import Page from ${JSON.stringify(file)};`,
+            `import { startPage } from ${JSON.stringify(HYDRATE_MODULE)};`,
+            'startPage(Page);',
+            'export default Page;',
+          ].join('\n'),
           resolveDir: ROOT,
           loader: 'tsx',
         };
@@ -123,7 +129,7 @@ export async function findPageEntries(routesModule: string): Promise<PageEntries
 }
 
 /** Static imports an output pulls in, transitively: what the page should modulepreload. */
-function staticImports(metafile: esbuild.Metafile, output: string, seen = new Set<string>()): Set<string> {
+export function staticImports(metafile: esbuild.Metafile, output: string, seen = new Set<string>()): Set<string> {
   for (const imported of metafile.outputs[output]?.imports ?? []) {
     if (imported.kind === 'import-statement' && !imported.external && !seen.has(imported.path)) {
       seen.add(imported.path);

@@ -18,8 +18,12 @@ import { closeConnectionUnlessBodyRead } from './errors/body-limit.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { createMetricsMiddleware } from './observability/metrics-middleware.ts';
 import { createPageHandler, type PageHandlerOptions } from './render/render-page.tsx';
+import { clientRoutes } from './render/client-routes.ts';
 import type { GetLoadContext } from './render/request-context.ts';
 import { createSecurityHeaders } from './security/security-headers.ts';
+import { createCsrfCheck, createFormTokenIssuer } from './security/csrf.ts';
+import { createActionHandler } from './actions/action-handler.ts';
+import { createFormBodyParser } from './actions/form-body.ts';
 import { createStaticAssets } from './static/static-assets.ts';
 import { createStatusPages } from './errors/status-pages.ts';
 import { createTelemetryRouter } from './telemetry/telemetry-endpoints.ts';
@@ -54,6 +58,12 @@ export interface AppOptions {
   readonly site?: Partial<SiteHead> | undefined;
   /** Prometheus series to record into; served by main.ts on its own port. Default: none. */
   readonly metrics?: Metrics | undefined;
+  /**
+   * Form posts to routes with an `action` (docs/building-pages.md): `secret` signs the form
+   * tokens of the cross-site check (docs/security.md), at least 32 characters, the same on
+   * every instance (`CSRF_SECRET`). Required when a route has an action; unused otherwise.
+   */
+  readonly forms?: { readonly secret: string } | undefined;
 }
 
 /**
@@ -68,11 +78,17 @@ export function createApp(options: AppOptions): Express {
   const reload = liveReloadUrl === undefined ? undefined : liveReloadScript(liveReloadUrl);
   const analytics = resolveAnalytics(options.analytics);
   const telemetry = options.telemetry?.enabled === true;
-  const pages = createStatusPages(analytics.sources);
+  const pages = createStatusPages(analytics);
   const policy = createContentSecurityPolicy({
     scriptSources: analytics.origins,
     connectSources: [...analytics.origins, ...(liveReloadUrl === undefined ? [] : [liveReloadUrl.origin])],
   });
+  // Only an app with actions checks posts and hands out form tokens (cookie and hidden field).
+  const hasActions = routes.some((route) => route.action !== undefined);
+  if (hasActions && options.forms === undefined) {
+    throw new Error('A route has an action: createApp needs forms: { secret } (CSRF_SECRET) to check its posts');
+  }
+  const csrf = hasActions && options.forms !== undefined ? { secret: options.forms.secret, publicOrigin } : undefined;
   const app = express();
 
   app.disable('x-powered-by');
@@ -113,11 +129,22 @@ export function createApp(options: AppOptions): Express {
     publicOrigin,
     getLoadContext: options.getLoadContext,
     site: { name: options.site?.name ?? APP_NAME, description: options.site?.description },
+    clientRoutes: clientRoutes(routes, assets),
+    formToken: csrf === undefined ? undefined : createFormTokenIssuer(csrf),
   };
   const methodNotAllowed = createMethodNotAllowedHandler(pages);
+  const actionMethodNotAllowed = createMethodNotAllowedHandler(pages, 'GET, HEAD, POST');
+  const parseFormBody = createFormBodyParser();
+  const checkCsrf = csrf === undefined ? undefined : createCsrfCheck(csrf);
   for (const route of routes) {
-    app.get(route.path, createPageHandler(route, pageOptions));
-    app.all(route.path, labelRoute(route.path), methodNotAllowed);
+    const showPage = createPageHandler(route, pageOptions);
+    app.get(route.path, showPage);
+    if (route.action !== undefined && checkCsrf !== undefined) {
+      // The body first (the token may be in it), then the cross-site check, then the action.
+      const runAction = createActionHandler(route, showPage, { publicOrigin, getLoadContext: options.getLoadContext });
+      app.post(route.path, labelRoute(route.path), parseFormBody, checkCsrf, runAction);
+    }
+    app.all(route.path, labelRoute(route.path), route.action === undefined ? methodNotAllowed : actionMethodNotAllowed);
   }
 
   app.use(createNotFoundHandler(pages));

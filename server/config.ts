@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import { isPolicySource } from './security/content-security-policy.ts';
 
 /** What Express's `trust proxy` setting accepts: a hop count, addresses, or names. */
 export type TrustProxy = boolean | number | string | readonly string[];
@@ -35,6 +37,10 @@ export interface Config {
   readonly liveReloadUrl: URL | undefined;
   /** Compress streamed pages; off where the proxy in front compresses. */
   readonly compression: boolean;
+  /** Signs the form tokens of the cross-site check (docs/security.md). Never logged. */
+  readonly csrfSecret: string;
+  /** `CSRF_SECRET` was unset (development and test only): `csrfSecret` was made for this process. */
+  readonly csrfSecretGenerated: boolean;
 }
 
 /**
@@ -138,19 +144,32 @@ function onOff(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(name, raw, 'on or off');
 }
 
-/** `off`, `on` (the provider's default path) or the script's URL (absolute, or a path). */
+/**
+ * Characters that would let a script URL change the Content-Security-Policy it is put in: `;`
+ * starts a directive, `,` a second policy, a quote a keyword, whitespace another source.
+ * Control characters never belong in a URL.
+ */
+const UNSAFE_IN_POLICY = /[;,'"\s\p{Cc}]/u;
+
+/**
+ * `off`, `on` (the provider's default path) or the script's URL (absolute, or a path). A URL's
+ * origin must be a source the CSP builder accepts as is (docs/security.md), so a value that
+ * would be refused there is refused here, naming the variable, before anything starts.
+ */
 function scriptSwitch(env: Env, name: string): boolean | string {
+  const expected = 'off, on, a path such as /scripts/a.js, or an http(s) URL, without ; , quotes or whitespace';
   const raw = read(env, name);
   if (raw === undefined || ['off', 'false', '0'].includes(raw)) return false;
   if (['on', 'true', '1'].includes(raw)) return true;
+  if (UNSAFE_IN_POLICY.test(raw)) throw new ConfigError(name, raw, expected);
   if (raw.startsWith('/') && !raw.startsWith('//')) return raw;
   try {
     const url = new URL(raw);
-    if (url.protocol === 'https:' || url.protocol === 'http:') return url.href;
+    if ((url.protocol === 'https:' || url.protocol === 'http:') && isPolicySource(url.origin)) return url.href;
   } catch {
     // Falls through to the error below.
   }
-  throw new ConfigError(name, raw, 'off, on, a path such as /scripts/a.js, or an http(s) URL');
+  throw new ConfigError(name, raw, expected);
 }
 
 /** A listen address: an IP address or a host name (RFC 1123 labels), e.g. `::`, `localhost`. */
@@ -163,6 +182,24 @@ function listenHost(env: Env, name: string): string | undefined {
 
 function optionalPort(env: Env, name: string): number | undefined {
   return read(env, name) === undefined ? undefined : integer(env, name, 0, 1, 65_535);
+}
+
+/** `CSRF_SECRET` and shorter secrets are refused. */
+export const CSRF_SECRET_MIN_LENGTH = 32;
+
+/**
+ * `CSRF_SECRET`: required in production, where every instance must sign form tokens alike.
+ * Elsewhere an unset secret is made for the process. The value never appears in a message.
+ */
+function csrfSecret(env: Env, name: string, environment: Environment): { readonly csrfSecret: string; readonly csrfSecretGenerated: boolean } {
+  const raw = read(env, name);
+  const expected = `a secret of at least ${CSRF_SECRET_MIN_LENGTH} characters, required when NODE_ENV=production (e.g. openssl rand -base64 48)`;
+  if (raw === undefined) {
+    if (environment === 'production') throw new ConfigError(name, '', expected);
+    return { csrfSecret: randomBytes(32).toString('base64url'), csrfSecretGenerated: true };
+  }
+  if (raw.length < CSRF_SECRET_MIN_LENGTH) throw new ConfigError(name, `<${raw.length} characters, not shown>`, expected);
+  return { csrfSecret: raw, csrfSecretGenerated: false };
 }
 
 /** Reads and validates the environment once; throws ConfigError naming the first bad variable. */
@@ -201,5 +238,7 @@ export function parseConfig(env: Env, defaults: { readonly assetsDir: string }):
     metricsPort: optionalPort(env, 'METRICS_PORT'),
     metricsHost: listenHost(env, 'METRICS_HOST'),
     liveReloadUrl: environment === 'development' ? origin(env, 'LIVE_RELOAD_URL', true) : undefined,
+    // Last: a value refused above is named before a missing secret.
+    ...csrfSecret(env, 'CSRF_SECRET', environment),
   };
 }

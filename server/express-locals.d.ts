@@ -1,4 +1,4 @@
-// Per-request state, typed by declaration merging (pino-http merges `req.id` and `req.log`).
+// Per-request state, typed by declaration merging (`req.id` and `req.log`: server/observability/http-logger.ts).
 declare global {
   namespace Express {
     interface Locals {
@@ -6,6 +6,8 @@ declare global {
       cspNonce: string;
       /** The matched route's path pattern, for logs; unset when no page route matched. */
       routePattern?: string;
+      /** Set by a route's action to show the page again: the status and what the action returned. */
+      actionResult?: { readonly status: number; readonly data: unknown };
       /** A non-object thrown and logged during this request, so it is logged only once. */
       loggedPrimitive?: { readonly error: unknown; readonly digest: string };
     }

@@ -1,9 +1,10 @@
 import type { RequestListener, Server } from 'node:http';
+import { join } from 'node:path';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { RouteDefinition } from '../shared/route-definition.ts';
 import { createApp } from './app.ts';
-import { loadClientAssets } from './render/client-assets.ts';
+import { loadClientAssets, MANIFEST_FILE, type ClientAssets } from './render/client-assets.ts';
 import type { Config } from './config.ts';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown.ts';
 import { createHttpServer } from './lifecycle/http-server.ts';
@@ -23,18 +24,116 @@ export interface RunningServer {
 }
 
 /**
- * Everything `main.ts` does once the configuration is read: build the app, listen, serve
- * metrics on their own port when asked, and shut down gracefully on SIGTERM or SIGINT.
- * Fixture servers of the tests start through here too, so they run the real lifecycle.
+ * Why a start stopped, as the exit code says (docs/deployment.md). Each is one fatal line
+ * naming the setting, never a stack: the cause is known, the stack would only hide it.
+ */
+export const START_EXIT = {
+  /** PORT/HOST or METRICS_PORT/METRICS_HOST cannot be listened on (in use, no such address…). */
+  cannotListen: 1,
+  /** ASSETS_DIR holds no usable client build: sysexits' EX_NOINPUT, an input file is missing or unreadable. */
+  noClientBuild: 66,
+  /** A bad environment value, refused before anything starts (main.ts): sysexits' EX_CONFIG. */
+  badConfig: 78,
+} as const;
+
+/** Writes the one fatal line and ends the process. */
+function stopStarting(logger: Logger, exitCode: number, fields: Record<string, unknown>, message: string): never {
+  logger.fatal({ ...fields, exitCode }, message);
+  logger.flush();
+  process.exit(exitCode);
+}
+
+/** The client build, or the process stops naming ASSETS_DIR. */
+function loadClientBuild(assetsDir: string, logger: Logger): ClientAssets {
+  try {
+    return loadClientAssets(assetsDir);
+  } catch (error) {
+    const file = join(assetsDir, MANIFEST_FILE);
+    const code = (error as NodeJS.ErrnoException).code;
+    const cause = code === 'ENOENT' ? 'does not exist' : code === undefined ? 'is not a client manifest' : `cannot be read (${code})`;
+    return stopStarting(
+      logger,
+      START_EXIT.noClientBuild,
+      { setting: 'ASSETS_DIR', assetsDir, file, code: code ?? null, reason: error instanceof Error ? error.message : String(error) },
+      `no client build in ASSETS_DIR: ${file} ${cause}; run npm run build, or point ASSETS_DIR at its output`,
+    );
+  }
+}
+
+/** One of the two listeners, with the names of the settings that place it. */
+interface Listener {
+  readonly portSetting: 'PORT' | 'METRICS_PORT';
+  readonly hostSetting: 'HOST' | 'METRICS_HOST';
+  readonly port: number;
+  readonly host: string | undefined;
+}
+
+/** Errors that say the host is wrong rather than the port. */
+const HOST_ERRORS: Readonly<Record<string, string>> = {
+  EADDRNOTAVAIL: 'not an address of this machine',
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name could not be resolved now',
+  EAI_NONAME: 'the host name does not resolve',
+};
+const PORT_ERRORS: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'address already in use',
+  EACCES: 'permission denied (ports below 1024 need privileges)',
+};
+
+function cannotListen(error: NodeJS.ErrnoException, listener: Listener, logger: Logger): never {
+  const code = error.code ?? 'unknown';
+  const hostProblem = HOST_ERRORS[code];
+  const setting = hostProblem === undefined ? listener.portSetting : listener.hostSetting;
+  const value = hostProblem === undefined ? String(listener.port) : (listener.host ?? '');
+  const where = `${listener.host ?? 'every address'} port ${listener.port}`;
+  const why = hostProblem ?? PORT_ERRORS[code] ?? error.message;
+  return stopStarting(
+    logger,
+    START_EXIT.cannotListen,
+    { setting, port: listener.port, host: listener.host ?? null, code, syscall: error.syscall ?? null },
+    `cannot listen on ${setting} ${value} (${where}): ${why} (${code})`,
+  );
+}
+
+/**
+ * Listens, or stops the process naming the setting. Once listening, the start-up handler goes:
+ * a later error of the listener (accept failing with EMFILE when descriptors run out) is logged
+ * at error and the listener keeps serving; connections already open are not affected.
+ */
+function listen(server: Server, listener: Listener, logger: Logger): Promise<number> {
+  return new Promise((resolve) => {
+    const onStartError = (error: NodeJS.ErrnoException) => cannotListen(error, listener, logger);
+    server.once('error', onStartError);
+    server.listen(listener.port, listener.host, () => {
+      server.off('error', onStartError);
+      server.on('error', function serverError(error: NodeJS.ErrnoException) {
+        logger.error(
+          { err: error, setting: listener.portSetting, code: error.code ?? null, syscall: error.syscall ?? null },
+          `server error on ${listener.portSetting}: still serving`,
+        );
+      });
+      const address = server.address();
+      resolve(typeof address === 'object' && address !== null ? address.port : listener.port);
+    });
+  });
+}
+
+/**
+ * Everything `main.ts` does once the configuration is read: load the client build, build the
+ * app, serve metrics on their own port when asked, listen, and shut down gracefully on SIGTERM
+ * or SIGINT. The metrics port is bound first, so a start that cannot serve its metrics stops
+ * before the public port takes any traffic. Fixture servers of the tests start through here too,
+ * so they run the real lifecycle.
  */
 export async function startServer(config: Config, routes: readonly RouteDefinition[], options: StartOptions = {}): Promise<RunningServer> {
   const logger = createLogger({ level: config.logLevel });
+  const assets = loadClientBuild(config.assetsDir, logger);
   const readiness = new ReadinessState();
   const metrics = config.metricsPort === undefined ? undefined : await createMetrics();
   const app = createApp({
     routes,
     logger,
-    assets: loadClientAssets(config.assetsDir),
+    assets,
     publicOrigin: config.publicOrigin,
     trustProxy: config.trustProxy,
     renderTimeoutMs: config.renderTimeoutMs,
@@ -45,7 +144,12 @@ export async function startServer(config: Config, routes: readonly RouteDefiniti
     telemetry: { enabled: config.webVitals, ratePerMinute: config.telemetryRatePerMinute },
     metrics,
     compression: config.compression,
+    forms: { secret: config.csrfSecret },
   });
+  if (config.csrfSecretGenerated) {
+    // Never the secret itself: only that there is none to share (docs/security.md).
+    logger.info({ setting: 'CSRF_SECRET', environment: config.environment }, 'CSRF_SECRET not set: form tokens are signed with a random secret made for this process');
+  }
 
   const server = createHttpServer(options.wrap?.(app) ?? app, {
     keepAliveTimeoutMs: config.keepAliveTimeoutMs,
@@ -53,33 +157,25 @@ export async function startServer(config: Config, routes: readonly RouteDefiniti
     requestTimeoutMs: config.requestTimeoutMs,
     logger,
   });
+  const metricsServer = metrics === undefined ? undefined : createMetricsServer(metrics.registry, logger);
   installGracefulShutdown({
     server,
+    alsoClose: metricsServer === undefined ? [] : [metricsServer],
     readiness,
     logger,
     delayMs: config.shutdownDelayMs,
     deadlineMs: config.shutdownDeadlineMs,
     exit: (code) => process.exit(code),
   });
-  // A port in use or a host that does not resolve: one fatal JSON line, not a stack trace.
-  server.once('error', function cannotListen(error: NodeJS.ErrnoException) {
-    logger.fatal({ err: error, port: config.port, host: config.host ?? null }, 'cannot listen');
-    logger.flush();
-    process.exit(1);
-  });
-  server.listen(config.port, config.host, () => {
-    const address = server.address();
-    const port = typeof address === 'object' && address !== null ? address.port : config.port;
-    logger.info({ port, host: config.host ?? null, environment: config.environment }, 'listening');
-  });
 
-  if (metrics !== undefined && config.metricsPort !== undefined) {
-    const metricsServer = createMetricsServer(metrics.registry, logger);
+  if (metricsServer !== undefined && config.metricsPort !== undefined) {
     // Scrapes must not keep the process alive during shutdown.
     metricsServer.unref();
-    metricsServer.listen(config.metricsPort, config.metricsHost, () => {
-      logger.info({ port: config.metricsPort, host: config.metricsHost ?? null }, 'metrics listening');
-    });
+    const listener = { portSetting: 'METRICS_PORT', hostSetting: 'METRICS_HOST', port: config.metricsPort, host: config.metricsHost } as const;
+    const port = await listen(metricsServer, listener, logger);
+    logger.info({ port, host: config.metricsHost ?? null }, 'metrics listening');
   }
+  const port = await listen(server, { portSetting: 'PORT', hostSetting: 'HOST', port: config.port, host: config.host }, logger);
+  logger.info({ port, host: config.host ?? null, environment: config.environment }, 'listening');
   return { server, logger };
 }

@@ -1,18 +1,23 @@
 import type { ErrorInfo, ReactNode } from 'react';
 import { ErrorBoundary } from './error-boundary.tsx';
+import { FormTokenContext } from './navigation.ts';
 
 interface AppRootProps {
   readonly children: ReactNode;
   readonly onError?: (error: unknown, info: ErrorInfo) => void;
   /** Development only: the error page adds message and stack; the server says when. */
   readonly showErrorDetail?: boolean;
+  /** The request's form token, which `<Form>` sends; only when the app has actions. */
+  readonly formToken?: string | undefined;
 }
 
 /** The tree both sides render inside `#root`: server and client must build it identically. */
-export function AppRoot({ children, onError, showErrorDetail = false }: AppRootProps) {
+export function AppRoot({ children, onError, showErrorDetail = false, formToken }: AppRootProps) {
   return (
-    <ErrorBoundary showDetail={showErrorDetail} {...(onError ? { onError } : {})}>
-      {children}
-    </ErrorBoundary>
+    <FormTokenContext value={formToken}>
+      <ErrorBoundary showDetail={showErrorDetail} {...(onError ? { onError } : {})}>
+        {children}
+      </ErrorBoundary>
+    </FormTokenContext>
   );
 }

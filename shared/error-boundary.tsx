@@ -87,10 +87,10 @@ function PageOrError({ error, showDetail, children }: PageOrErrorProps) {
  */
 function StatusInPage({ status }: { readonly status: number }) {
   return (
-    <>
+    <main>
       <meta name="robots" content="noindex" />
       <StatusView status={status} message={statusMessage(status)} />
-    </>
+    </main>
   );
 }
 
@@ -103,5 +103,9 @@ function ApplicationError({ error, showDetail }: { readonly error: unknown; read
   const digest = digestOf(error) ?? serverDigest;
   const side = digest === undefined ? 'client' : 'server';
   const detail = showDetail ? describeError(error) : undefined;
-  return <StatusView message={applicationErrorMessage(side, location.hostname)} digest={digest} detail={detail} />;
+  return (
+    <main>
+      <StatusView message={applicationErrorMessage(side, location.hostname)} digest={digest} detail={detail} />
+    </main>
+  );
 }

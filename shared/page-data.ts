@@ -1,3 +1,4 @@
+import type { ResolvedHead } from './head.ts';
 import type { RouteParams } from './route-definition.ts';
 import type { TelemetrySettings } from './telemetry.ts';
 
@@ -8,6 +9,12 @@ export interface EmbeddedPageData {
   readonly telemetry?: TelemetrySettings;
   /** Set by a development server: the client error page may show message and stack. */
   readonly development?: true;
+  /** What the route's action returned, when the page is shown again after a form post. */
+  readonly actionData?: unknown;
+  /** The form token `<Form>` sends (docs/building-pages.md); only when the app has actions. */
+  readonly formToken?: string;
+  /** The routes the browser can navigate to in place, with their code. */
+  readonly navigation?: readonly ClientRoute[];
 }
 
 /** The seroval scope (`self.$R[scope]`) the server's data scripts write the page's data into. */
@@ -15,3 +22,24 @@ export const PAGE_DATA_SCOPE = 'page';
 
 /** The name a deferred value's rejection carries on both sides (server/render/deferred-data.ts). */
 export const DEFERRED_DATA_ERROR = 'DeferredDataError';
+
+/**
+ * A route as the browser sees it: its path's pattern as Express matches it, and its code; a
+ * route without code ships no JavaScript, so the browser loads it in full.
+ */
+export interface ClientRoute {
+  /** `RegExp` source and flags of the route's path pattern (path-to-regexp, as Express's router compiles it). */
+  readonly source: string;
+  readonly flags: string;
+  readonly script?: string;
+  readonly preloads?: readonly string[];
+}
+
+/** The first line of a page's data response (server/render/page-data-response.ts). */
+export interface PageDataMeta {
+  /** The route's path pattern. */
+  readonly route: string;
+  readonly head: ResolvedHead;
+  /** The page's code; `null` for a page that ships none (the browser loads it in full). */
+  readonly assets: { readonly script: string; readonly preloads: readonly string[] } | null;
+}

@@ -34,9 +34,26 @@ export interface LoadContext {
   readonly requestId: string;
 }
 
+/**
+ * What a route's `action` receives (docs/building-pages.md): what `load` receives, plus the
+ * posted form (or JSON object), parsed. The form token field (`_csrf`) is not in it.
+ */
+export type ActionContext = LoadContext & {
+  readonly body: Readonly<Record<string, unknown>>;
+};
+
+/**
+ * What an action may return: `invalid(errors, values)` shows the page again with 422; any other
+ * value shows it again with 200 and reaches the page as `actionData`. `redirect(location)`
+ * (shared/action-helpers.ts) throws instead of returning, and answers 303.
+ */
+export type ActionResult = unknown;
+
 export interface PageProps<Data = unknown> {
   readonly data: Data;
   readonly params: RouteParams;
+  /** What the route's action returned, when the page is shown again after a form post. */
+  readonly actionData?: unknown;
 }
 
 /**
@@ -61,6 +78,8 @@ export interface PageModule<Data = unknown> {
   readonly default: PageComponent<Data>;
   readonly load?: (context: LoadContext) => Data | Promise<Data>;
   readonly head?: HeadDefinition<Data>;
+  /** Runs on the server for a POST to the route, after the cross-site check (docs/building-pages.md). */
+  readonly action?: (context: ActionContext) => ActionResult | Promise<ActionResult>;
 }
 
 export interface RouteDefinition<Data = unknown> {
@@ -70,6 +89,8 @@ export interface RouteDefinition<Data = unknown> {
   /** Runs on the server before the shell; promises inside its result stream (docs/building-pages.md). */
   readonly load?: (context: LoadContext) => Data | Promise<Data>;
   readonly head?: HeadDefinition<Data>;
+  /** Answers a POST to the route; without one the route answers 405 to it (docs/building-pages.md). */
+  readonly action?: (context: ActionContext) => ActionResult | Promise<ActionResult>;
   /**
    * The page module this route came from (`route()` sets it): the build bundles it to hydrate
    * the route. A route without one renders on the server only and ships no JavaScript.
@@ -79,8 +100,15 @@ export interface RouteDefinition<Data = unknown> {
 
 /** A route of the table: a path and the page module it serves, named nowhere else. */
 export function route<Data>(path: string, page: PageModule<Data>): RouteDefinition<Data> {
-  const { default: component, load, head } = page;
-  return { path, component, page, ...(load === undefined ? {} : { load }), ...(head === undefined ? {} : { head }) };
+  const { default: component, load, head, action } = page;
+  return {
+    path,
+    component,
+    page,
+    ...(load === undefined ? {} : { load }),
+    ...(head === undefined ? {} : { head }),
+    ...(action === undefined ? {} : { action }),
+  };
 }
 
 /** A server-only route written inline (tests build apps this way); ties `load` to `data`. */

@@ -29,7 +29,8 @@ export function StatusView({ status, message, digest, detail }: StatusViewProps)
   return (
     <div className="status">
       <div className="status-line">
-        {status === undefined ? null : <h1>{status}</h1>}
+        {/* Without a status to head it, the page still has its one top heading, for screen readers. */}
+        {status === undefined ? <h1 className="sr-only">Application error</h1> : <h1>{status}</h1>}
         <h2>{message}</h2>
       </div>
       {digest === undefined ? null : <p className="digest">Digest: {digest}</p>}

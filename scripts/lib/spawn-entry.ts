@@ -16,8 +16,15 @@ export interface EntryProcess {
   stop(signal?: NodeJS.Signals, graceMs?: number): Promise<void>;
 }
 
+/**
+ * The `CSRF_SECRET` of servers started here, which run in production mode and so need one: a
+ * fixed value for tests and the bench, never for a deployment. This process's own
+ * `CSRF_SECRET`, or `env`'s (`''` for none), wins.
+ */
+export const LOCAL_CSRF_SECRET = 'local-test-and-bench-secret-not-for-deployment';
+
 export interface EntryOptions {
-  /** On top of this process's environment and `NODE_ENV=production`. */
+  /** On top of this process's environment, `NODE_ENV=production` and `CSRF_SECRET=LOCAL_CSRF_SECRET`. */
   readonly env?: Readonly<Record<string, string>>;
   /** Node's own flags, before the entry (e.g. `--cpu-prof`). */
   readonly execArgv?: readonly string[];
@@ -26,10 +33,13 @@ export interface EntryOptions {
 
 /**
  * Runs a bundled server entry with the Node that runs the caller (the pinned Node 24), in
- * production mode unless `env` says otherwise. The one way the tests and the bench start servers.
+ * production mode (with a local `CSRF_SECRET`) unless `env` says otherwise. The one way the tests and the bench start servers.
  */
 export function spawnEntry(entry: string, { env = {}, execArgv = [], stdio }: EntryOptions): EntryProcess {
-  const child = spawn(process.execPath, [...execArgv, entry], { env: { ...process.env, NODE_ENV: 'production', ...env }, stdio });
+  const child = spawn(process.execPath, [...execArgv, entry], {
+    env: { CSRF_SECRET: LOCAL_CSRF_SECRET, ...process.env, NODE_ENV: 'production', ...env },
+    stdio,
+  });
   const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 
   async function stop(signal: NodeJS.Signals = 'SIGKILL', graceMs = 10_000): Promise<void> {

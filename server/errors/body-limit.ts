@@ -3,7 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { HttpError } from '../../shared/http-error.ts';
 
 /** RFC 9112 §6.3: a request has a body when it says how it is framed (chunked, or a length above 0). */
-function hasBody(req: IncomingMessage): boolean {
+export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) > 0);
 }

@@ -53,10 +53,10 @@ export function createNotFoundHandler(pages: StatusPages): RequestHandler {
   };
 }
 
-/** A page exists at this path but not for this method. */
-export function createMethodNotAllowedHandler(pages: StatusPages): RequestHandler {
+/** A page exists at this path but not for this method; `allow` lists those it has (POST with an action). */
+export function createMethodNotAllowedHandler(pages: StatusPages, allow = 'GET, HEAD'): RequestHandler {
   return function methodNotAllowed(req: Request, res: Response) {
-    res.setHeader('Allow', 'GET, HEAD');
+    res.setHeader('Allow', allow);
     sendStatusAnswer(req, res, pages, { status: 405 });
   };
 }

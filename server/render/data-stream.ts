@@ -34,15 +34,20 @@ const PLUGINS = [URLPlugin];
  * component that reads it shows it: the page's own rejections are not reported twice.
  */
 const QUIET_REJECTIONS = `addEventListener("unhandledrejection",function(e){var r=e.reason;if(r&&r.name===${JSON.stringify(DEFERRED_DATA_ERROR)})e.preventDefault()})`;
-const HEADER = `${QUIET_REJECTIONS};${getCrossReferenceHeader(PAGE_DATA_SCOPE)}`;
+const DOCUMENT_HEADER = `${QUIET_REJECTIONS};${getCrossReferenceHeader(PAGE_DATA_SCOPE)}`;
 
-export function createDataStream(value: unknown, { onScript, onDone, onError }: DataStreamOptions): DataStream {
+/**
+ * Serializes `value` into `scope`: the document's own (`page`), or the one an in-place
+ * navigation named (checked against NAVIGATION_SCOPE by the caller).
+ */
+export function createDataStream(value: unknown, { onScript, onDone, onError }: DataStreamOptions, scope = PAGE_DATA_SCOPE): DataStream {
   let initial: string | undefined;
+  const header = scope === PAGE_DATA_SCOPE ? DOCUMENT_HEADER : `${QUIET_REJECTIONS};${getCrossReferenceHeader(scope)}`;
   const dispose = crossSerializeStream(value, {
-    scopeId: PAGE_DATA_SCOPE,
+    scopeId: scope,
     plugins: PLUGINS,
     onSerialize(script, isInitial) {
-      if (isInitial) initial = `${HEADER};${script}`;
+      if (isInitial) initial = `${header};${script}`;
       else onScript(script);
     },
     onDone,

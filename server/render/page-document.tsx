@@ -10,6 +10,10 @@ const PAGE_CSS = `${STATUS_VIEW_CSS}
 .app-header{padding:1rem 1.5rem;border-bottom:1px solid var(--rule)}
 .app-name{color:inherit;font-weight:600;text-decoration:none}
 .app-main{max-width:48rem;margin:0 auto;padding:2rem 1.5rem;line-height:1.5}
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+html.nav-pending::before{content:"";position:fixed;top:0;left:0;z-index:9;height:3px;width:100%;background:currentColor;transform-origin:left;animation:nav-progress 8s cubic-bezier(.1,.7,.2,1) forwards}
+@keyframes nav-progress{from{transform:scaleX(.05)}to{transform:scaleX(.95)}}
+@media (prefers-reduced-motion:reduce){html.nav-pending::before{animation:none;transform:scaleX(.5)}}
 `;
 
 interface PageDocumentProps {

@@ -3,7 +3,8 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { AppRoot } from '../../shared/app-root.tsx';
 import { resolveHead, type PageHead, type ResolvedHead, type SiteHead } from '../../shared/head.ts';
 import { isHttpError, type HttpError } from '../../shared/http-error.ts';
-import type { EmbeddedPageData } from '../../shared/page-data.ts';
+import { NAVIGATION_HEADER, NAVIGATION_SCOPE, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
+import type { ClientRoute, EmbeddedPageData } from '../../shared/page-data.ts';
 import { statusDigest } from '../../shared/server-digests.ts';
 import type { RouteDefinition, RouteParams } from '../../shared/route-definition.ts';
 import { untilAborted } from './abortable.ts';
@@ -18,6 +19,7 @@ import { ClientDisconnectedError, RenderNotNeededError, RenderTimeoutError, isRe
 import { canEnter, isSettled, type RenderPhase } from './render-phase.ts';
 import { createLoadContext, type GetLoadContext } from './request-context.ts';
 import { normalizeParams } from './route-params.ts';
+import { sendPageData } from './page-data-response.ts';
 import { createScriptInjector, type ScriptInjector } from './script-injector.ts';
 import { createDigest } from '../errors/digest.ts';
 import { logServerError } from '../errors/server-error-log.ts';
@@ -45,6 +47,10 @@ export interface PageHandlerOptions {
   readonly getLoadContext: GetLoadContext | undefined;
   /** App-wide head defaults: the site's name and description. */
   readonly site: SiteHead;
+  /** The routes a browser may navigate to in place (client-routes.ts), for hydrating pages. */
+  readonly clientRoutes: readonly ClientRoute[];
+  /** The request's form token, when the app has actions (a cookie is set if it had none). */
+  readonly formToken: ((req: Request, res: Response) => string) | undefined;
 }
 
 /** Path patterns with parameters or wildcards serve many paths, so many canonical URLs. */
@@ -58,7 +64,7 @@ const VARIABLE_PATH = /[:*]/;
  */
 export function createPageHandler(route: RouteDefinition, options: PageHandlerOptions): RequestHandler {
   const { renderTimeoutMs, assets, liveReloadScript, analyticsSources, telemetry, development, onShellReady, compression } = options;
-  const { publicOrigin, getLoadContext, site } = options;
+  const { publicOrigin, getLoadContext, site, clientRoutes, formToken } = options;
   const pageAssets = route.page === undefined ? undefined : assets?.routes.get(route.path);
   if (route.page !== undefined && assets !== undefined && pageAssets === undefined) {
     throw new Error(`Route ${route.path}: its page module is not in the client build (run npm run build)`);
@@ -199,29 +205,53 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
       return true;
     };
 
+    // A form post shown again (its action's status and result), or the page as asked.
+    const action = res.locals.actionResult;
+    const status = action?.status ?? 200;
+    const token = formToken?.(req, res);
+    const pageData: EmbeddedPageData = {
+      data,
+      params,
+      ...(action === undefined ? {} : { actionData: action.data }),
+      ...(token === undefined ? {} : { formToken: token }),
+      ...(telemetry ? { telemetry: { route: route.path, requestId: String(req.id) } } : {}),
+      ...(development ? { development: true } : {}),
+    };
+    const head = fixedHead ?? headFor(data, params, requestPath(req));
+
+    // An in-place navigation asks for the data alone (client/navigation.ts).
+    const scope = req.get(NAVIGATION_SCOPE_HEADER);
+    if (req.get(NAVIGATION_HEADER) === 'data' && scope !== undefined && NAVIGATION_SCOPE.test(scope)) {
+      enter('streaming');
+      sendPageData(req, res, {
+        status,
+        meta: { route: route.path, head, assets: pageAssets ?? null },
+        value: pageAssets === undefined ? { data: undefined, params } : pageData,
+        compression,
+        scope,
+        onError: (error) => logServerError(req, error),
+      });
+      return;
+    }
+
     // Only a page that hydrates needs its data in the document; deferred values follow it there.
-    const injector: ScriptInjector | undefined = pageAssets !== undefined && deferred.hasPending ? createScriptInjector(nonce) : undefined;
+    // Every page goes through it: React's 4 KiB slices leave as one write per batch, and the
+    // deferred values' scripts (only on pages that hydrate) go in between.
+    const injector: ScriptInjector = createScriptInjector(nonce);
+    if (pageAssets === undefined || !deferred.hasPending) injector.complete();
     const dataStream: DataStream | undefined =
       pageAssets === undefined
         ? undefined
-        : createDataStream(
-            {
-              data,
-              params,
-              ...(telemetry ? { telemetry: { route: route.path, requestId: String(req.id) } } : {}),
-              ...(development ? { development: true } : {}),
-            } satisfies EmbeddedPageData,
-            {
-              onScript: (script) => injector?.inject(script),
-              onDone: () => injector?.complete(),
-              // seroval could not write a value (a class instance, a function): the browser
-              // cannot have it. Logged; the page ends when React does.
-              onError: (error) => {
-                logServerError(req, error);
-                injector?.complete();
-              },
+        : createDataStream(clientRoutes.length === 0 ? pageData : { ...pageData, navigation: clientRoutes }, {
+            onScript: (script) => injector.inject(script),
+            onDone: () => injector.complete(),
+            // seroval could not write a value (a class instance, a function): the browser
+            // cannot have it. Logged; the page ends when React does.
+            onError: (error) => {
+              logServerError(req, error);
+              injector.complete();
             },
-          );
+          });
     if (dataStream !== undefined) res.once('close', () => dataStream.dispose());
 
     const bot = isCrawler(req.get('user-agent'));
@@ -259,7 +289,7 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
       }
       const shellSeconds = (performance.now() - started) / 1000;
       onShellReady?.(route.path, shellSeconds);
-      res.status(200);
+      res.status(status);
       setHtmlHeaders(res);
       // Browser tools show the server's share of the wait (docs/observability.md).
       res.setHeader('Server-Timing', `shell;desc="React shell";dur=${(shellSeconds * 1000).toFixed(1)}`);
@@ -272,20 +302,20 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
       }
       enter('streaming');
       const destination = encoding === undefined ? res : compressInto(res, encoding);
-      pipe(injector === undefined ? destination : injector.connect(destination));
+      pipe(injector.connect(destination));
     }
 
     const { pipe, abort } = renderToPipeableStream(
       <PageDocument
-        head={fixedHead ?? headFor(data, params, requestPath(req))}
+        head={head}
         nonce={nonce}
         assets={pageAssets}
         dataScript={dataStream?.initial}
         liveReloadScript={liveReloadScript}
         analyticsSources={analyticsSources}
       >
-        <AppRoot showErrorDetail={development}>
-          <Page data={data} params={params} />
+        <AppRoot showErrorDetail={development} formToken={token}>
+          <Page data={data} params={params} {...(action === undefined ? {} : { actionData: action.data })} />
         </AppRoot>
       </PageDocument>,
       {

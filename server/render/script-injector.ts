@@ -18,11 +18,11 @@ export interface ScriptInjector {
 }
 
 /**
- * Puts our inline scripts into React's HTML stream where HTML allows them. React writes in
- * 4 KiB slices that may cut a tag in two and calls `flush()` at the end of each batch: only
- * there is the document between elements. So React's bytes are held until its flush, and a
- * script waits for the next batch boundary; one that comes while React is idle goes out at
- * once. Scripts always go before `</body></html>`, and the document ends only when both React
+ * What React writes into. React writes in 4 KiB slices that may cut a tag in two and calls
+ * `flush()` at the end of each batch: only there is the document between elements. So its
+ * bytes are held until its flush and leave as one write (one chunk, not one per slice), and
+ * our inline scripts go between batches; a script that comes while React is idle goes out at
+ * shortly. Scripts always go before `</body></html>`, and the document ends only when both React
  * and the scripts are done: a deferred value no component read still reaches the browser.
  */
 export function createScriptInjector(nonce: string): ScriptInjector {
@@ -35,21 +35,52 @@ export function createScriptInjector(nonce: string): ScriptInjector {
   let scriptsDone = false;
   let closed = false;
 
-  function writeWaiting(target: PageDestination): void {
-    if (waiting.length === 0) return;
-    target.write(waiting.map((script) => `<script nonce="${nonce}">${script}</script>`).join(''));
+  let shellSent = false;
+  let soon = false;
+
+  function takeWaiting(): Buffer {
+    const tags = waiting.map((script) => `<script nonce="${nonce}">${script}</script>`).join('');
     waiting = [];
+    return Buffer.from(tags);
   }
 
-  /** React's batch so far, then the scripts waiting; the document's end is kept back. */
+  function writeWaiting(target: PageDestination): void {
+    if (waiting.length > 0) target.write(takeWaiting());
+  }
+
+  /**
+   * React's batch, with the scripts waiting in the same write: after the shell (they belong in
+   * the body), before any later batch (the values before the boundaries that use them). The
+   * document's end is kept back.
+   */
   function release(target: PageDestination): void {
     const bytes = Buffer.concat(held);
     held.length = 0;
     const ends = bytes.length >= DOCUMENT_END.length && bytes.subarray(bytes.length - DOCUMENT_END.length).equals(DOCUMENT_END);
     const body = ends ? bytes.subarray(0, bytes.length - DOCUMENT_END.length) : bytes;
     if (ends) tail = DOCUMENT_END;
-    if (body.length > 0) target.write(body);
-    writeWaiting(target);
+    const scripts = takeWaiting();
+    const out = shellSent ? Buffer.concat([scripts, body]) : Buffer.concat([body, scripts]);
+    shellSent = true;
+    if (out.length > 0) target.write(out);
+  }
+
+  /**
+   * A value that settles while React is idle: React usually follows within a turn with the
+   * boundary that reads it, and the script rides in that batch's write. If nothing comes, it
+   * goes out alone two turns later.
+   */
+  function releaseSoon(target: PageDestination): void {
+    if (soon) return;
+    soon = true;
+    setImmediate(() =>
+      setImmediate(() => {
+        soon = false;
+        if (closed || !between || waiting.length === 0) return;
+        writeWaiting(target);
+        target.flush?.();
+      }),
+    );
   }
 
   function endWhenDone(): void {
@@ -64,11 +95,7 @@ export function createScriptInjector(nonce: string): ScriptInjector {
     inject(script) {
       if (closed) return;
       waiting.push(script);
-      if (destination !== undefined && between) {
-        // Between React's batches: out now, so the value can arrive before the boundary using it.
-        writeWaiting(destination);
-        destination.flush?.();
-      }
+      if (destination !== undefined && between) releaseSoon(destination);
     },
     complete() {
       scriptsDone = true;

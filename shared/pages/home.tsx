@@ -1,5 +1,6 @@
 import { APP_NAME } from '../app-info.ts';
 import type { PageHead } from '../head.ts';
+import { Link } from '../link.tsx';
 import type { PageProps } from '../route-definition.ts';
 
 export const head: PageHead = {
@@ -12,9 +13,9 @@ export default function HomePage(_props: PageProps) {
   return (
     <>
       <header className="app-header">
-        <a href="/" className="app-name">
+        <Link href="/" className="app-name">
           {APP_NAME}
-        </a>
+        </Link>
       </header>
       <main className="app-main">
         <h1>{APP_NAME}</h1>

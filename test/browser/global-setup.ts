@@ -12,10 +12,10 @@ export const DEVELOPMENT_ASSETS = join(FIXTURE_OUT, 'client-development');
  * (test/support/system-components.ts, from vitest.config.ts).
  */
 export default async function setup(): Promise<void> {
-  const pagesDir = join(import.meta.dirname, 'pages');
+  const routesModule = join(import.meta.dirname, '..', 'support', 'fixture-routes.tsx');
   await Promise.all([
-    buildClient({ pagesDir, outDir: join(FIXTURE_OUT, 'client'), mode: 'production' }),
-    buildClient({ pagesDir, outDir: DEVELOPMENT_ASSETS, mode: 'development' }),
+    buildClient({ routesModule, outDir: join(FIXTURE_OUT, 'client'), mode: 'production' }),
+    buildClient({ routesModule, outDir: DEVELOPMENT_ASSETS, mode: 'development' }),
     bundleFixtureServer(join(FIXTURE_OUT, 'server', 'fixture-server.js')),
   ]);
 }

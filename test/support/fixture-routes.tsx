@@ -6,7 +6,12 @@ import * as clientThrow from '../browser/pages/client-throw.tsx';
 import * as deferred from '../browser/pages/deferred.tsx';
 import type { DeferredData } from '../browser/pages/deferred.tsx';
 import * as delayed from '../browser/pages/delayed.tsx';
+import * as form from '../browser/pages/form.tsx';
+import * as formDone from '../browser/pages/form-done.tsx';
 import * as lateStatus from '../browser/pages/late-status.tsx';
+import * as navA from '../browser/pages/nav-a.tsx';
+import * as navB from '../browser/pages/nav-b.tsx';
+import type { NavBData } from '../browser/pages/nav-b.tsx';
 import type { LateStatusData } from '../browser/pages/late-status.tsx';
 import { loadSlowData, SlowPage } from './slow-page.tsx';
 
@@ -47,6 +52,19 @@ export const routes: readonly RouteDefinition[] = [
     }),
   },
   { ...route('/fixtures/boundary-throw', boundaryThrow), load: () => ({ kind: 'boundary' as const }) },
+  // A form with an action (docs/building-pages.md): 422 with field errors, or 303 to /fixtures/form/done.
+  route('/fixtures/form', form),
+  route(form.DONE_PATH, formDone),
+  // In-place navigation: two pages with links, one of them slow on request, one whose load fails.
+  route('/nav/a', navA),
+  {
+    ...route('/nav/b', navB),
+    load: async ({ searchParams }): Promise<NavBData> => {
+      await after(Number(searchParams.get('delay') ?? 0), () => undefined);
+      return { servedAt: new Date().toISOString() };
+    },
+  },
+  { ...route('/nav/broken', navB), load: throwOnServer },
   { ...route('/late/server', lateStatus), load: (): LateStatusData => ({ where: 'server' }) },
   { ...route('/late/both', lateStatus), load: (): LateStatusData => ({ where: 'both' }) },
   // A load that throws: the 500 page. The proxy tests' address (the page names the host, which

@@ -143,7 +143,7 @@ describe('embedded page data', () => {
     expect(scripts.length).toBeGreaterThan(0);
     for (const script of scripts) expect(script).not.toMatch(/<|\u2028|\u2029/);
     expect(res.text).not.toContain('<script>window.__pwned');
-    expect(pageDataOf(res.text)).toEqual({
+    expect(pageDataOf(res.text)).toMatchObject({
       data: {
         html: '</script><script>window.__pwned = 1</script>',
         comment: '<!--<script>',

@@ -1,0 +1,367 @@
+import { startTransition, useEffect, useState, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
+import type { ResolvedHead } from '../shared/head.ts';
+import { statusMessage } from '../shared/http-error.ts';
+import { installNavigator, NAVIGATION_HEADER, NAVIGATION_REDIRECT_HEADER, NAVIGATION_SCOPE_HEADER, setNavigationState } from '../shared/navigation.ts';
+import type { ClientRoute, EmbeddedPageData, PageDataMeta } from '../shared/page-data.ts';
+import type { PageComponent } from '../shared/route-definition.ts';
+import { applicationErrorMessage, StatusView } from '../shared/status-view.tsx';
+import { pageDataIn } from './page-data.ts';
+
+/** What `#root` shows: a page with its data, or a status view the server answered with. */
+export type View =
+  | { readonly key: number; readonly Page: PageComponent; readonly page: EmbeddedPageData }
+  | { readonly key: number; readonly status: number; readonly digest?: string | undefined };
+
+/** A navigation slower than this shows the progress bar; a faster one never flashes it. */
+const PROGRESS_DELAY_MS = 200;
+/** Prefetches in flight at once; more wait their turn. */
+const MAX_PREFETCHES = 3;
+/** How long a prefetched page's data may stand in for a fresh request. */
+const PREFETCH_FRESH_MS = 10_000;
+/** Views kept for back and forward, newest last. */
+const MAX_KEPT = 20;
+
+let showView: ((view: View) => void) | undefined;
+let nextKey = 1;
+let inFlight: AbortController | undefined;
+let routes: ReadonlyArray<ClientRoute & { readonly pattern: RegExp }> = [];
+let nonce = '';
+const kept = new Map<number, { readonly view: View; readonly title: string; readonly head: ResolvedHead | undefined }>();
+
+/** The router: renders the current view; `startNavigation` swaps it. */
+export function Router({ initial, render }: { readonly initial: View; readonly render: (view: View) => ReactNode }) {
+  const [view, setView] = useState(initial);
+  showView = setView;
+  useEffect(() => afterShow(view), [view]);
+  return render(view);
+}
+
+/** The view of a status the server answered a navigation with: the same words as its status page. */
+export function StatusOnly({ status, digest }: { readonly status: number; readonly digest?: string | undefined }) {
+  return (
+    <main>
+      {status >= 500 ? (
+        <StatusView message={applicationErrorMessage('server', location.hostname)} digest={digest} />
+      ) : (
+        <StatusView status={status} message={statusMessage(status)} />
+      )}
+    </main>
+  );
+}
+
+/**
+ * Whether a same-origin URL stays in the page: a route with code does; a route without does
+ * not (the browser loads it); no route at all does too, and the server's 404 shows in place.
+ */
+function stays(url: URL): boolean {
+  if (url.origin !== location.origin) return false;
+  const route = routes.find((candidate) => candidate.pattern.test(url.pathname));
+  return route === undefined || route.script !== undefined;
+}
+
+/** Runs a script of the server's under the page's nonce: the page data it carries builds itself. */
+function runScript(code: string): void {
+  const script = document.createElement('script');
+  script.nonce = nonce;
+  script.textContent = code;
+  document.head.append(script);
+  script.remove();
+}
+
+function setHead(title: string, head: ResolvedHead | undefined): void {
+  document.title = title;
+  if (head === undefined) return;
+  for (const element of document.head.querySelectorAll('meta[name=description],meta[name=robots],meta[property^="og:"],link[rel=canonical]')) element.remove();
+  for (const { key, value, content } of head.meta) {
+    const meta = document.createElement('meta');
+    meta.setAttribute(key, value);
+    meta.content = content;
+    document.head.append(meta);
+  }
+  if (head.canonical !== undefined) {
+    const link = document.createElement('link');
+    link.rel = 'canonical';
+    link.href = head.canonical;
+    document.head.append(link);
+  }
+}
+
+/** Tells screen readers where they are now, as a page load would. */
+function announce(text: string): void {
+  let region = document.getElementById('nav-announcer');
+  if (region === null) {
+    region = document.createElement('div');
+    region.id = 'nav-announcer';
+    region.className = 'sr-only';
+    region.setAttribute('aria-live', 'assertive');
+    region.setAttribute('aria-atomic', 'true');
+    document.body.append(region);
+  }
+  region.textContent = text;
+}
+
+interface Arrival {
+  readonly scroll?: readonly [number, number] | undefined;
+  readonly hash: string;
+  readonly announce: boolean;
+}
+let arrival: Arrival | undefined;
+
+/** After React has shown a new view: scroll, focus the main heading, announce the title. */
+function afterShow(view: View): void {
+  const done = arrival;
+  arrival = undefined;
+  if (done === undefined) return;
+  const target = done.hash === '' ? null : document.getElementById(decodeURIComponent(done.hash.slice(1)));
+  if (done.scroll !== undefined) scrollTo(done.scroll[0], done.scroll[1]);
+  else if (target !== null) target.scrollIntoView();
+  else scrollTo(0, 0);
+  const heading = document.querySelector<HTMLElement>('#root h1');
+  if (heading !== null) {
+    if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+    heading.focus({ preventScroll: true });
+  }
+  if (done.announce) announce(document.title);
+}
+
+/** Shows a view, with a view transition where the browser has one and motion is welcome. */
+function commit(view: View, title: string, head: ResolvedHead | undefined, next: Arrival): void {
+  const show = () => {
+    setHead(title, head);
+    arrival = next;
+    showView?.(view);
+  };
+  kept.set(view.key, { view, title, head });
+  if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value ?? 0);
+  if (typeof document.startViewTransition === 'function' && !matchMedia('(prefers-reduced-motion: reduce)').matches) {
+    document.startViewTransition(() => flushSync(show));
+  } else {
+    startTransition(show);
+  }
+}
+
+/** Lines of the page-data response (server/render/page-data-response.ts) as they arrive. */
+async function* lines(response: Response): AsyncGenerator<unknown> {
+  const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+  if (reader === undefined) return;
+  let buffered = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffered += value;
+    let end = buffered.indexOf('\n');
+    while (end !== -1) {
+      yield JSON.parse(buffered.slice(0, end));
+      buffered = buffered.slice(end + 1);
+      end = buffered.indexOf('\n');
+    }
+  }
+}
+
+function isMeta(value: unknown): value is PageDataMeta {
+  return typeof value === 'object' && value !== null && 'route' in value && 'head' in value && 'assets' in value;
+}
+
+function saveScroll(): void {
+  history.replaceState({ ...(history.state ?? {}), scroll: [scrollX, scrollY] }, '');
+}
+
+const prefetched = new Map<string, { readonly at: number; readonly scope: string; readonly response: Promise<Response> }>();
+
+/** Asks for a page's data; its scripts write into their own scope, so no two pages' values mix. */
+function request(url: URL, scope: string, signal: AbortSignal | undefined, init: RequestInit = {}): Promise<Response> {
+  return fetch(url, {
+    ...init,
+    signal: signal ?? null,
+    headers: { [NAVIGATION_HEADER]: 'data', [NAVIGATION_SCOPE_HEADER]: scope, accept: 'application/x-ndjson, application/json;q=0.9' },
+  });
+}
+
+function isPageComponent(value: unknown): value is PageComponent {
+  return typeof value === 'function';
+}
+
+interface Go {
+  readonly replace?: boolean | undefined;
+  /** Back or forward: restore this entry's scroll; no new history entry. */
+  readonly pop?: { readonly key: number; readonly scroll?: readonly [number, number] | undefined } | undefined;
+  readonly post?: URLSearchParams | undefined;
+}
+
+/** An in-place navigation: the page's data from the server, its code, then the new view. */
+async function go(url: URL, options: Go): Promise<void> {
+  inFlight?.abort();
+  const controller = new AbortController();
+  inFlight = controller;
+  const key = nextKey;
+  nextKey += 1;
+  setNavigationState({ state: options.post === undefined ? 'loading' : 'submitting', location: url.href });
+  const progress = setTimeout(() => document.documentElement.classList.add('nav-pending'), PROGRESS_DELAY_MS);
+  const finish = () => {
+    clearTimeout(progress);
+    if (inFlight !== controller) return;
+    inFlight = undefined;
+    document.documentElement.classList.remove('nav-pending');
+    setNavigationState({ state: 'idle' });
+  };
+  try {
+    const early = options.post === undefined ? prefetched.get(url.href) : undefined;
+    prefetched.delete(url.href);
+    const fresh = early !== undefined && Date.now() - early.at < PREFETCH_FRESH_MS ? early : undefined;
+    const scope = fresh?.scope ?? `n${key}`;
+    const response = await (fresh?.response ?? request(url, scope, controller.signal, options.post === undefined ? {} : { method: 'POST', body: options.post }));
+    // An action that redirected: go on to where it said, in place, as a new page.
+    const redirected = response.headers.get(NAVIGATION_REDIRECT_HEADER);
+    if (redirected !== null) {
+      finish();
+      await go(new URL(redirected, location.href), {});
+      return;
+    }
+    const landed = new URL(response.url || url.href);
+    landed.hash = url.hash;
+    const type = response.headers.get('content-type') ?? '';
+    const pushOrReplace = (state: object) => {
+      if (options.pop !== undefined) return;
+      const replace = options.replace === true || landed.href === location.href;
+      if (!replace) saveScroll();
+      history[replace ? 'replaceState' : 'pushState']({ ...state, key }, '', landed.href);
+    };
+    if (type.startsWith('application/json')) {
+      // A status page, as JSON: the same view and words as the full page.
+      const answer: unknown = await response.json();
+      const digest = typeof answer === 'object' && answer !== null && 'digest' in answer && typeof answer.digest === 'string' ? answer.digest : undefined;
+      if (controller.signal.aborted) return;
+      pushOrReplace({});
+      const title = `${response.status}: ${statusMessage(response.status)}`;
+      commit({ key, status: response.status, digest }, title, undefined, { hash: '', announce: true });
+      return;
+    }
+    if (!type.startsWith('application/x-ndjson')) throw new Error('not a page');
+    const stream = lines(response);
+    const meta = (await stream.next()).value;
+    if (!isMeta(meta) || meta.assets === null) throw new Error('a page without code');
+    const code = import(/* @vite-ignore */ meta.assets.script);
+    const initial = (await stream.next()).value;
+    if (typeof initial !== 'string') throw new Error('no page data');
+    runScript(initial);
+    const page = pageDataIn(scope);
+    const module: unknown = await code;
+    const Page: unknown = typeof module === 'object' && module !== null ? Reflect.get(module, 'default') : undefined;
+    if (!isPageComponent(Page) || page === undefined) throw new Error('no page');
+    if (controller.signal.aborted) return;
+    pushOrReplace({});
+    commit({ key, Page, page }, meta.head.title, meta.head, {
+      scroll: options.pop?.scroll,
+      hash: landed.hash,
+      announce: true,
+    });
+    finish();
+    // Deferred values keep arriving on the same response.
+    for await (const script of stream) {
+      if (controller.signal.aborted) break;
+      if (typeof script === 'string') runScript(script);
+    }
+  } catch (error) {
+    if (controller.signal.aborted) return;
+    // A network failure, or an answer that is no page of ours: the browser loads it in full.
+    if (options.post === undefined) location.assign(url.href);
+    else throw error;
+  } finally {
+    finish();
+  }
+}
+
+function onPopState(event: PopStateEvent): void {
+  const state: unknown = event.state;
+  const key = typeof state === 'object' && state !== null && 'key' in state && typeof state.key === 'number' ? state.key : undefined;
+  const scroll = typeof state === 'object' && state !== null && 'scroll' in state && Array.isArray(state.scroll) ? state.scroll : undefined;
+  const restore: readonly [number, number] | undefined = scroll === undefined ? undefined : [Number(scroll[0]), Number(scroll[1])];
+  const saved = key === undefined ? undefined : kept.get(key);
+  const url = new URL(location.href);
+  if (saved !== undefined) {
+    inFlight?.abort();
+    commit(saved.view, saved.title, saved.head, { scroll: restore, hash: url.hash, announce: true });
+    return;
+  }
+  if (!stays(url)) location.reload();
+  else void go(url, { pop: { key: key ?? 0, scroll: restore } });
+}
+
+let prefetching = 0;
+const waiting: Array<() => void> = [];
+const prefetchedCode = new Set<string>();
+
+/** Runs `task` when fewer than MAX_PREFETCHES are in flight; `task` calls `done` when it ends. */
+function limit(task: (done: () => void) => void): void {
+  const start = () => {
+    prefetching += 1;
+    task(() => {
+      prefetching -= 1;
+      waiting.shift()?.();
+    });
+  };
+  if (prefetching < MAX_PREFETCHES) start();
+  else waiting.push(start);
+}
+
+function prefetchCode(route: ClientRoute): void {
+  if (route.script === undefined) return;
+  for (const href of [route.script, ...(route.preloads ?? [])]) {
+    if (prefetchedCode.has(href) || document.querySelector(`link[rel=modulepreload][href="${href}"]`) !== null) continue;
+    prefetchedCode.add(href);
+    limit((done) => {
+      const link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.href = href;
+      link.nonce = nonce;
+      link.onload = link.onerror = () => done();
+      document.head.append(link);
+    });
+  }
+}
+
+/**
+ * Starts the navigation runtime after hydration: links and forms of pages with code now move
+ * in place. `initial` is the view the document was hydrated with.
+ */
+export function startNavigation(initial: View, clientRoutes: readonly ClientRoute[]): void {
+  routes = clientRoutes.map((route) => ({ ...route, pattern: new RegExp(route.source, route.flags) }));
+  nonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
+  kept.set(initial.key, { view: initial, title: document.title, head: undefined });
+  history.scrollRestoration = 'manual';
+  history.replaceState({ ...(history.state ?? {}), key: initial.key }, '');
+  addEventListener('popstate', onPopState);
+  installNavigator({
+    navigate(url, options) {
+      // Same document, another fragment: the browser scrolls by itself.
+      if (url.hash !== '' && url.pathname === location.pathname && url.search === location.search) return false;
+      if (!stays(url)) return false;
+      void go(url, { replace: options?.replace });
+      return true;
+    },
+    submit(form, submitter) {
+      const action = new URL(submitter?.getAttribute('formaction') ?? form.getAttribute('action') ?? location.href, location.href);
+      const enctype = submitter?.getAttribute('formenctype') ?? form.enctype;
+      if (!stays(action) || enctype !== 'application/x-www-form-urlencoded') return false;
+      const body = new URLSearchParams();
+      for (const [name, value] of new FormData(form, submitter)) if (typeof value === 'string') body.append(name, value);
+      // Anything else going wrong: the browser posts as it would have (`form.submit` may be a field).
+      void go(action, { post: body }).catch(() => HTMLFormElement.prototype.submit.call(form));
+      return true;
+    },
+    prefetch(url, data) {
+      const route = url.origin === location.origin ? routes.find((candidate) => candidate.pattern.test(url.pathname)) : undefined;
+      if (route?.script === undefined) return;
+      prefetchCode(route);
+      if (!data || prefetched.has(url.href)) return;
+      limit((done) => {
+        const scope = `p${nextKey}`;
+        nextKey += 1;
+        const response = request(url, scope, undefined);
+        prefetched.set(url.href, { at: Date.now(), scope, response });
+        response.then(done, done);
+      });
+    },
+  });
+}

@@ -1,0 +1,70 @@
+import type { Request, Response } from 'express';
+import type { PageDataMeta } from '../../shared/page-data.ts';
+import { choosePageEncoding, compressInto } from './compression.ts';
+import { createDataStream } from './data-stream.ts';
+import { setHtmlHeaders } from './html-headers.ts';
+
+/** The type of a page's data response: one JSON value a line. */
+export const PAGE_DATA_TYPE = 'application/x-ndjson; charset=utf-8';
+
+export interface PageDataResponse {
+  readonly status: number;
+  readonly meta: PageDataMeta;
+  /** The page's data as the document would embed it; deferred values are promises. */
+  readonly value: unknown;
+  readonly compression: boolean;
+  /** The scope the browser asked its scripts to write into (NAVIGATION_SCOPE). */
+  readonly scope: string;
+  /** A value seroval could not write; logged by the caller. */
+  readonly onError: (error: unknown) => void;
+}
+
+/**
+ * A page's data for an in-place navigation (client/navigation.ts), instead of its document:
+ * the first line says which page and head, the next the data, as the script the document
+ * would carry; each deferred value follows on its own line as it settles, and the response
+ * ends when the last has. Every line is JSON (scripts as JSON strings), so the answer is
+ * inert if anything but the navigation runtime reads it.
+ */
+export function sendPageData(req: Request, res: Response, { status, meta, value, compression, scope, onError }: PageDataResponse): void {
+  res.status(status);
+  setHtmlHeaders(res);
+  res.setHeader('Content-Type', PAGE_DATA_TYPE);
+  const encoding = choosePageEncoding(req, res, compression);
+  const out = encoding === undefined ? res : compressInto(res, encoding);
+  const flush = 'flush' in out && typeof out.flush === 'function' ? () => out.flush() : () => undefined;
+  let open = true;
+  function line(json: unknown): void {
+    if (!open) return;
+    out.write(`${JSON.stringify(json)}\n`);
+    flush();
+  }
+  function end(): void {
+    if (!open) return;
+    open = false;
+    out.end();
+  }
+  line(meta);
+  // seroval says it is done synchronously when nothing is deferred: end after the first value.
+  let settled = false;
+  let started = false;
+  const stream = createDataStream(value, {
+    onScript: line,
+    onDone() {
+      settled = true;
+      if (started) end();
+    },
+    onError(error) {
+      onError(error);
+      settled = true;
+      if (started) end();
+    },
+  }, scope);
+  res.once('close', () => {
+    open = false;
+    stream.dispose();
+  });
+  line(stream.initial);
+  started = true;
+  if (settled) end();
+}

@@ -1,0 +1,162 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { parseCookie, stringifySetCookie } from 'cookie';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { HttpError } from '../../shared/http-error.ts';
+import { FORM_TOKEN_FIELD } from '../../shared/navigation.ts';
+import { CSRF_SECRET_MIN_LENGTH } from '../config.ts';
+
+/** The cookie half of the double-submit token; the form field `_csrf` is the other half. */
+export const CSRF_COOKIE = 'csrf';
+
+/** Why a post was refused: the `reason` field of the one `csrf refused` warning. */
+export type CsrfRefusal =
+  | 'cross-site'
+  | 'same-site'
+  | 'unknown sec-fetch-site'
+  | 'origin null'
+  | 'origin mismatch'
+  | 'missing token'
+  | 'token mismatch'
+  | 'bad signature';
+
+export interface CsrfOptions {
+  /** Signs the tokens: every instance serving the same site needs the same one. Never logged. */
+  readonly secret: string;
+  /** The site's public origin; without it, the request's own as Express resolves it. */
+  readonly publicOrigin: URL | undefined;
+}
+
+/** 128 random bits, base64url: the part of a token the signature covers. */
+const NONCE_BYTES = 16;
+const NONCE = /^[A-Za-z0-9_-]{22}$/;
+
+function sign(secret: string, nonce: string): string {
+  return createHmac('sha256', secret).update(nonce).digest('base64url');
+}
+
+/** `nonce.signature`: a fresh token signed with `secret`. */
+export function issueToken(secret: string): string {
+  const nonce = randomBytes(NONCE_BYTES).toString('base64url');
+  return `${nonce}.${sign(secret, nonce)}`;
+}
+
+/** Compares in time that depends on the lengths only. */
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** The token carries a signature `secret` made. */
+export function isSignedToken(secret: string, token: string): boolean {
+  const dot = token.indexOf('.');
+  if (dot === -1) return false;
+  const nonce = token.slice(0, dot);
+  if (!NONCE.test(nonce)) return false;
+  return sameText(sign(secret, nonce), token.slice(dot + 1));
+}
+
+function assertSecret(secret: string): void {
+  if (secret.length < CSRF_SECRET_MIN_LENGTH) {
+    throw new Error(`The form token secret must be at least ${CSRF_SECRET_MIN_LENGTH} characters (CSRF_SECRET)`);
+  }
+}
+
+function cookieToken(req: Request): string | undefined {
+  const header = req.headers.cookie;
+  return header === undefined ? undefined : parseCookie(header)[CSRF_COOKIE];
+}
+
+/** The origin a same-origin post carries: the public one, else the request's own. */
+function expectedOrigin(req: Request, publicOrigin: URL | undefined): string | undefined {
+  if (publicOrigin !== undefined) return publicOrigin.origin;
+  if (req.host === undefined) return undefined;
+  try {
+    return new URL(`${req.protocol}://${req.host}`).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+function originOf(header: string): string | undefined {
+  try {
+    return new URL(header).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The rules of docs/security.md ("Cross-site request forgery"), in order: the browser's
+ * `Sec-Fetch-Site`, else its `Origin`, else the signed double-submit token. `undefined` lets the
+ * request through.
+ */
+function refusalOf(req: Request, { secret, publicOrigin }: CsrfOptions): CsrfRefusal | undefined {
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined) {
+    // `none`: the user typed or bookmarked it; no other site had a hand in it.
+    if (site === 'same-origin' || site === 'none') return undefined;
+    if (site === 'same-site' || site === 'cross-site') return site;
+    return 'unknown sec-fetch-site';
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined) {
+    // Privacy-sensitive contexts (sandboxed frames, some redirects) send `null`: never trusted.
+    if (origin === 'null') return 'origin null';
+    const expected = expectedOrigin(req, publicOrigin);
+    return expected !== undefined && originOf(origin) === expected ? undefined : 'origin mismatch';
+  }
+  // An old browser that sends neither header: the form must carry the cookie's token.
+  const fromCookie = cookieToken(req);
+  const body: unknown = req.body;
+  const fromForm = typeof body === 'object' && body !== null ? Reflect.get(body, FORM_TOKEN_FIELD) : undefined;
+  if (fromCookie === undefined || fromCookie === '' || typeof fromForm !== 'string' || fromForm === '') return 'missing token';
+  if (!sameText(fromCookie, fromForm)) return 'token mismatch';
+  return isSignedToken(secret, fromForm) ? undefined : 'bad signature';
+}
+
+/**
+ * Refuses a state-changing request another site could have made (docs/security.md): the 403
+ * status page and one `warn` line, `csrf refused`, with the reason. Runs after the body is
+ * parsed (the token may be in it) and before the action. Neither token nor cookie is logged.
+ */
+export function createCsrfCheck(options: CsrfOptions): RequestHandler {
+  assertSecret(options.secret);
+  return function checkCsrf(req: Request, res: Response, next: NextFunction) {
+    const reason = refusalOf(req, options);
+    if (reason === undefined) {
+      next();
+      return;
+    }
+    req.log.warn({ reason, route: res.locals.routePattern ?? null }, 'csrf refused');
+    next(new HttpError(403));
+  };
+}
+
+/** Tokens already decided for a response, so a page asking twice gets one token and one cookie. */
+const issued = new WeakMap<Response, string>();
+
+/**
+ * The page handler's `formToken` (server/render/render-page.tsx): the request's token when its
+ * cookie holds a validly signed one, else a fresh one, set as the `csrf` cookie (`HttpOnly`,
+ * `SameSite=Lax`, `Path=/`, `Secure` over https). Call it before the headers are sent.
+ */
+export function createFormTokenIssuer(options: CsrfOptions): (req: Request, res: Response) => string {
+  const { secret, publicOrigin } = options;
+  assertSecret(secret);
+  return function formToken(req: Request, res: Response): string {
+    const known = issued.get(res);
+    if (known !== undefined) return known;
+    const current = cookieToken(req);
+    if (current !== undefined && isSignedToken(secret, current)) {
+      issued.set(res, current);
+      return current;
+    }
+    if (res.headersSent) throw new Error('a form token was asked for after the headers were sent');
+    const token = issueToken(secret);
+    const secure = req.secure || publicOrigin?.protocol === 'https:';
+    res.append('Set-Cookie', stringifySetCookie({ name: CSRF_COOKIE, value: token, httpOnly: true, sameSite: 'lax', path: '/', secure }));
+    issued.set(res, token);
+    return token;
+  };
+}

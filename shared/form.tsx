@@ -1,0 +1,33 @@
+import type { FormHTMLAttributes, ReactNode } from 'react';
+import { currentNavigator, FORM_TOKEN_FIELD, useFormToken } from './navigation.ts';
+
+export interface FormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, 'method'> {
+  /** `post` sends to the route's action; `get` is a plain search form. */
+  readonly method?: 'get' | 'post';
+  readonly children?: ReactNode;
+}
+
+/**
+ * A form: a plain `<form>` that posts without JavaScript (the action answers 303 or shows the
+ * page again with 422) and carries the request's form token for the cross-site check. After
+ * hydration a post is sent with fetch and its answer shown in place, and
+ * `useNavigationState()` says `submitting` meanwhile.
+ */
+export function Form({ method = 'post', children, onSubmit, ...rest }: FormProps) {
+  const token = useFormToken();
+  return (
+    <form
+      {...rest}
+      method={method}
+      onSubmit={(event) => {
+        onSubmit?.(event);
+        if (event.defaultPrevented || method !== 'post') return;
+        const submitter = event.nativeEvent instanceof SubmitEvent && event.nativeEvent.submitter instanceof HTMLElement ? event.nativeEvent.submitter : null;
+        if (currentNavigator()?.submit(event.currentTarget, submitter) === true) event.preventDefault();
+      }}
+    >
+      {method === 'post' && token !== undefined ? <input type="hidden" name={FORM_TOKEN_FIELD} value={token} /> : null}
+      {children}
+    </form>
+  );
+}

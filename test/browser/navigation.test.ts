@@ -1,0 +1,150 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DESKTOP_CHROME, launchChromium, startFixtureServer, watchedPage, type BrowserSession, type FixtureServer } from './harness.ts';
+
+let server: FixtureServer;
+let chromium: BrowserSession;
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  chromium = await launchChromium();
+});
+afterAll(async () => {
+  await chromium?.close();
+  await server?.stop();
+});
+
+/** Opens page A, hydrated, with a marker on `window` that only survives in-place navigation. */
+async function openA(): Promise<{ page: Page; problems: string[]; documents: string[]; scripts: string[]; close: () => Promise<void> }> {
+  const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME, viewport: { width: 800, height: 600 } });
+  const watched = await watchedPage(context);
+  await watched.page.goto(`${server.origin}/nav/a`);
+  await watched.page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
+  await watched.page.evaluate(() => Reflect.set(window, '__sameDocument', true));
+  return { ...watched, close: () => context.close() };
+}
+
+function sameDocument(page: Page): Promise<boolean> {
+  return page.evaluate(() => Reflect.get(window, '__sameDocument') === true);
+}
+
+describe('in-place navigation in Chromium', () => {
+  test('A → B → back: no reload, title and head updated, focus on the heading, the title announced, scroll restored', async () => {
+    const { page, problems, documents, close } = await openA();
+    // Scrolled so that the link is in view: the click itself does not scroll.
+    await page.evaluate(() => document.getElementById('to-b-bottom')?.scrollIntoView({ block: 'end' }));
+    const scrolled = await page.evaluate(() => scrollY);
+    expect(scrolled).toBeGreaterThan(500);
+    await page.click('#to-b-bottom');
+    await page.waitForSelector('h1:text-is("Page B")');
+    expect(await sameDocument(page)).toBe(true);
+    expect(new URL(page.url()).pathname).toBe('/nav/b');
+    expect(await page.title()).toBe('Page B · React Stream Shell');
+    expect(await page.getAttribute('meta[name=description]', 'content')).toMatch(/^The second page, served at /);
+    expect(await page.evaluate(() => document.activeElement?.tagName + ':' + document.activeElement?.textContent)).toBe('H1:Page B');
+    expect(await page.evaluate(() => scrollY)).toBe(0);
+    await expect.poll(() => page.textContent('#nav-announcer')).toBe('Page B · React Stream Shell');
+
+    await page.goBack();
+    await page.waitForSelector('h1:text-is("Page A")');
+    expect(await sameDocument(page)).toBe(true);
+    expect(await page.title()).toBe('Page A · React Stream Shell');
+    await expect.poll(() => page.evaluate(() => scrollY)).toBe(scrolled);
+
+    await page.goForward();
+    await page.waitForSelector('h1:text-is("Page B")');
+    expect(await sameDocument(page)).toBe(true);
+    // One document for the whole trip: every move after the first was in place.
+    expect(documents).toEqual([`${server.origin}/nav/a`]);
+    expect(problems).toEqual([]);
+    await close();
+  });
+
+  test('a link with a #hash scrolls to its target on the new page', async () => {
+    const { page, close } = await openA();
+    await page.click('#to-b-section');
+    await page.waitForSelector('h1:text-is("Page B")');
+    await expect.poll(() => page.evaluate(() => Math.abs(Math.round(document.getElementById('section')?.getBoundingClientRect().top ?? -1)))).toBe(0);
+    expect(await sameDocument(page)).toBe(true);
+    await close();
+  });
+
+  test("a link to a missing page shows the 404 view, with the status page's words and title", async () => {
+    const { page, problems, close } = await openA();
+    await page.click('#to-missing');
+    await page.waitForSelector('h1:text("404")');
+    expect(await page.textContent('h2')).toBe('This page could not be found.');
+    expect(await page.title()).toBe('404: This page could not be found.');
+    expect(await sameDocument(page)).toBe(true);
+    // Chrome notes the 404 of the data request itself; nothing else.
+    expect(problems.filter((text) => !/status of 404/.test(text))).toEqual([]);
+    await close();
+  });
+
+  test('a load that fails shows the server-side error view with the digest the log has', async () => {
+    const { page, close } = await openA();
+    await page.click('#to-broken');
+    await page.waitForSelector('text=Application error');
+    expect(await page.textContent('h2')).toContain('a server-side exception has occurred');
+    const digest = /^Digest: ([A-Za-z0-9_-]+)$/.exec((await page.textContent('.digest')) ?? '')?.[1];
+    expect(digest).toBeDefined();
+    expect(server.logs.filter((line) => line.level === 50 && line.path === '/nav/broken').map((line) => line.digest)).toContain(digest);
+    await close();
+  });
+
+  test('links to pages without JavaScript and links with target or modifier keys are left to the browser', async () => {
+    const { page, close } = await openA();
+    const popup = page.context().waitForEvent('page');
+    await page.click('#to-b-new-tab');
+    const opened = await popup;
+    await opened.waitForLoadState();
+    expect(new URL(opened.url()).pathname).toBe('/nav/b');
+    expect(await sameDocument(page)).toBe(true);
+    expect(new URL(page.url()).pathname).toBe('/nav/a');
+
+    await page.click('#to-server-only');
+    await page.waitForSelector('h1:text-is("SLOW-SHELL")');
+    expect(await sameDocument(page)).toBe(false);
+    await close();
+  });
+
+  test("hover fetches the next page's code once; the click then needs no new script", async () => {
+    const { page, scripts, close } = await openA();
+    const before = scripts.length;
+    await page.hover('#to-b');
+    await expect.poll(() => scripts.filter((url) => url.includes('/assets/nav-b-')).length).toBe(1);
+    await page.mouse.move(0, 0);
+    await page.hover('#to-b');
+    await page.click('#to-b');
+    await page.waitForSelector('h1:text-is("Page B")');
+    expect(scripts.slice(before).filter((url) => url.includes('/assets/nav-b-'))).toHaveLength(1);
+    await close();
+  });
+
+  test('a slow navigation shows the progress bar, and a newer navigation cancels it', async () => {
+    const { page, close } = await openA();
+    await page.click('#to-b-slow');
+    await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains('nav-pending')), { timeout: 2_000 }).toBe(true);
+    // A newer navigation wins: the slow one never shows.
+    await page.click('#to-missing');
+    await page.waitForSelector('h1:text("404")');
+    await page.waitForTimeout(900);
+    expect(await page.textContent('h1')).toBe('404');
+    expect(await page.evaluate(() => document.documentElement.classList.contains('nav-pending'))).toBe(false);
+    await close();
+  });
+
+  test('everything is reachable by keyboard: Tab to a link, Enter navigates in place', async () => {
+    const { page, close } = await openA();
+    await page.focus('#to-b');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('h1:text-is("Page B")');
+    expect(await sameDocument(page)).toBe(true);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('to-a');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('h1:text-is("Page A")');
+    expect(await sameDocument(page)).toBe(true);
+    await close();
+  });
+});
