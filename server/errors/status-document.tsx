@@ -4,12 +4,17 @@ import { FAVICON_PATH } from '../static/favicon.ts';
 
 interface StatusDocumentProps extends StatusViewProps {
   readonly title: string;
-  readonly nonce: string;
+  /** The request's nonce, for the analytics scripts only; the style is allowed by its hash. */
+  readonly nonce?: string | undefined;
   /** Analytics script URLs (docs/observability.md): the only scripts a status page may carry. */
   readonly analyticsSources: readonly string[];
 }
 
-/** A complete status page: no script but analytics, `noindex`, styles under the nonce (docs/status-pages.md). */
+/**
+ * A complete status page: no script but analytics, `noindex`, one inline style that the status
+ * answers' Content-Security-Policy allows by its sha256 hash, so the page needs no nonce
+ * (docs/status-pages.md, docs/security.md).
+ */
 export function StatusDocument({ title, nonce, analyticsSources, ...view }: StatusDocumentProps) {
   return (
     <html lang="en">
@@ -19,8 +24,8 @@ export function StatusDocument({ title, nonce, analyticsSources, ...view }: Stat
         <meta name="robots" content="noindex" />
         <title>{title}</title>
         <link rel="icon" href={FAVICON_PATH} type="image/svg+xml" />
-        <style nonce={nonce} dangerouslySetInnerHTML={{ __html: STATUS_VIEW_CSS }} />
-        <AnalyticsScripts sources={analyticsSources} nonce={nonce} />
+        <style dangerouslySetInnerHTML={{ __html: STATUS_VIEW_CSS }} />
+        {analyticsSources.length === 0 ? null : <AnalyticsScripts sources={analyticsSources} nonce={nonce ?? ''} />}
       </head>
       <body>
         {/* The page's one landmark: assistive technology jumps straight to it. */}

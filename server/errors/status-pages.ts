@@ -1,9 +1,13 @@
+import { createHash } from 'node:crypto';
+import type { Response } from 'express';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { statusMessage } from '../../shared/http-error.ts';
 import { applicationErrorMessage } from '../../shared/status-view.tsx';
 import { escapeHtml } from '../render/escape-html.ts';
+import { setHtmlHeaders } from '../render/html-headers.ts';
 import { compileTemplate, type HtmlTemplate } from '../render/html-template.ts';
+import { createStatusPagePolicy } from '../security/content-security-policy.ts';
 import { StatusDocument } from './status-document.tsx';
 
 // Plain letters survive React's escaping unchanged and never occur in the pages' own text.
@@ -14,66 +18,163 @@ const DIGEST = 'XSTATUSPAGEDIGESTX';
 /** The statuses pages are rendered for ahead of time (docs/status-pages.md). */
 const PRERENDERED = [400, 401, 403, 404, 405] as const;
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export type HeaderPair = readonly [name: string, value: string];
+
+/** The hosting provider's analytics scripts (server/render/analytics.ts): URLs and the origins they need. */
+export interface StatusPageAnalytics {
+  readonly sources: readonly string[];
+  readonly origins: readonly string[];
+}
+
 export interface ErrorPageValues {
-  readonly nonce: string;
+  /** The request's nonce: used only when the pages carry analytics scripts. */
+  readonly nonce?: string | undefined;
   readonly host: string;
   readonly digest: string;
   /** Development only: message and stack, shown below the generic text. */
   readonly detail?: string | undefined;
 }
 
+/** A whole status answer but for the request's own headers (`X-Request-Id`, `Allow`, ...). */
+export interface PreparedAnswer {
+  readonly headers: readonly HeaderPair[];
+  readonly body: Buffer;
+}
+
 export interface StatusPages {
-  /** A 4xx page: the same bytes for every request apart from the nonce. */
-  status(status: number, nonce: string): string;
+  /**
+   * True when the pages carry analytics scripts: their HTML and policy then hold the request's
+   * nonce, so an HTML status page is joined per request instead of sent as prepared bytes.
+   */
+  readonly perRequest: boolean;
+  /** The Content-Security-Policy of status pages; `nonce` is used only when `perRequest`. */
+  policy(nonce: string): string;
+  /** A status page (not 500): the same text for every request unless `perRequest`. */
+  status(status: number, nonce?: string): string;
   /** The 500 page of docs/status-pages.md. */
   serverError(values: ErrorPageValues): string;
+  /**
+   * The answer for `status` (not 500) as bytes with its headers, built on first use (those of
+   * PRERENDERED when the app is built) and then kept. `undefined` for an HTML page that holds a
+   * nonce (`perRequest`); JSON never does.
+   */
+  prepared(status: number, json: boolean): PreparedAnswer | undefined;
+  /** An answer made for one request: a 500 (host and digest), or a page holding the nonce. */
+  answer(body: string, json: boolean, nonce: string): PreparedAnswer;
 }
 
 function titleFor(status: number): string {
   return `${status}: ${statusMessage(status)}`;
 }
 
-type DocumentProps = Omit<Parameters<typeof StatusDocument>[0], 'analyticsSources'>;
+/** The JSON form of docs/status-pages.md. */
+export function statusJson(status: number, digest?: string): string {
+  return JSON.stringify(digest === undefined ? { status, message: statusMessage(status) } : { status, message: statusMessage(status), digest });
+}
 
-function compileStatusPage(renderDocument: (props: DocumentProps) => string, status: number): HtmlTemplate<'nonce'> {
-  const html = renderDocument({ title: titleFor(status), nonce: NONCE, status, message: statusMessage(status) });
-  return compileTemplate(html, [['nonce', NONCE]]);
+/** `sha256-…` of the text of every inline `<style>` of `html`, as the browser hashes it. */
+function styleHashesOf(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const match of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)) {
+    hashes.add(`sha256-${createHash('sha256').update(match[1] ?? '', 'utf8').digest('base64')}`);
+  }
+  return [...hashes];
 }
 
 /**
- * Status pages are static apart from the nonce (and, for 500, host and digest): each is
- * rendered once when the app is built, and a request only joins strings.
+ * The headers every HTML answer carries (server/render/html-headers.ts), recorded once: one
+ * source for pages and status answers.
  */
-export function createStatusPages(analyticsSources: readonly string[] = []): StatusPages {
-  function renderDocument(props: DocumentProps): string {
-    return `<!DOCTYPE html>${renderToStaticMarkup(createElement(StatusDocument, { ...props, analyticsSources }))}`;
-  }
-  const pages = new Map<number, HtmlTemplate<'nonce'>>(PRERENDERED.map((status) => [status, compileStatusPage(renderDocument, status)]));
-  const serverErrorPage = compileTemplate(
-    renderDocument({
-      title: titleFor(500),
-      nonce: NONCE,
-      status: 500,
-      message: applicationErrorMessage('server', HOST),
-      digest: DIGEST,
-    }),
-    [
-      ['nonce', NONCE],
-      ['host', HOST],
-      ['digest', DIGEST],
-    ],
-  );
-
-  return {
-    status(status, nonce) {
-      let page = pages.get(status);
-      if (page === undefined) {
-        page = compileStatusPage(renderDocument, status);
-        pages.set(status, page);
-      }
-      return page({ nonce });
+function htmlHeaders(): HeaderPair[] {
+  const set = new Map<string, HeaderPair>();
+  const recorder = {
+    setHeader(name: string, value: unknown) {
+      set.set(name.toLowerCase(), [name, String(value)]);
+      return recorder;
     },
-    serverError({ nonce, host, digest, detail }) {
+  };
+  setHtmlHeaders(recorder as unknown as Response);
+  return [...set.values()];
+}
+
+type DocumentProps = Omit<Parameters<typeof StatusDocument>[0], 'analyticsSources'>;
+
+/**
+ * Status pages are static apart from the request id (and, for 500, host and digest): each is
+ * rendered once, and its answer is kept as bytes with every header but the request's own
+ * (docs/status-pages.md). The inline style is allowed by its hash (docs/security.md), so no
+ * nonce is needed, except on pages that carry analytics scripts, which keep the request's.
+ */
+export function createStatusPages(analytics: StatusPageAnalytics = { sources: [], origins: [] }): StatusPages {
+  const perRequest = analytics.sources.length > 0;
+  function renderDocument(props: DocumentProps): string {
+    return `<!DOCTYPE html>${renderToStaticMarkup(createElement(StatusDocument, { ...props, analyticsSources: analytics.sources }))}`;
+  }
+  function compileStatusPage(status: number): HtmlTemplate<'nonce'> {
+    const html = renderDocument({ title: titleFor(status), nonce: NONCE, status, message: statusMessage(status) });
+    return compileTemplate(html, [['nonce', NONCE]]);
+  }
+
+  const serverErrorHtml = renderDocument({
+    title: titleFor(500),
+    nonce: NONCE,
+    status: 500,
+    message: applicationErrorMessage('server', HOST),
+    digest: DIGEST,
+  });
+  const serverErrorPage = compileTemplate(serverErrorHtml, [
+    ['nonce', NONCE],
+    ['host', HOST],
+    ['digest', DIGEST],
+  ]);
+  // Every status page has the same one style (shared/status-view.tsx), the 500 page included.
+  const styleHashes = styleHashesOf(serverErrorHtml);
+  const policy = createStatusPagePolicy({
+    styleHashes,
+    analytics: perRequest ? { scriptSources: analytics.origins, connectSources: analytics.origins } : undefined,
+  });
+  // A JSON body runs no script, so its policy never needs the nonce: the fixed one.
+  const fixedPolicy = createStatusPagePolicy({ styleHashes })('');
+  const html = htmlHeaders();
+  const htmlType = html.find(([name]) => name.toLowerCase() === 'content-type') ?? (['Content-Type', 'text/html; charset=utf-8'] as const);
+  const otherHtmlHeaders = html.filter((header) => header !== htmlType);
+
+  function headersFor(json: boolean, body: Buffer, csp: string): HeaderPair[] {
+    return [
+      json ? ['Content-Type', JSON_TYPE] : htmlType,
+      ...otherHtmlHeaders,
+      // The body depends on Accept (JSON or HTML).
+      ['Vary', 'Accept'],
+      ['Content-Length', String(body.length)],
+      ['Content-Security-Policy', csp],
+    ];
+  }
+  function prepare(text: string, json: boolean, nonce: string): PreparedAnswer {
+    const body = Buffer.from(text);
+    return { headers: headersFor(json, body, json ? fixedPolicy : policy(nonce)), body };
+  }
+
+  const pages = new Map<number, HtmlTemplate<'nonce'>>();
+  const preparedHtml = new Map<number, PreparedAnswer>();
+  const preparedJson = new Map<number, PreparedAnswer>();
+  function pageFor(status: number): HtmlTemplate<'nonce'> {
+    let page = pages.get(status);
+    if (page === undefined) {
+      page = compileStatusPage(status);
+      pages.set(status, page);
+    }
+    return page;
+  }
+
+  const statusPages: StatusPages = {
+    perRequest,
+    policy,
+    status(status, nonce = '') {
+      return pageFor(status)({ nonce });
+    },
+    serverError({ nonce = '', host, digest, detail }) {
       if (detail === undefined) return serverErrorPage({ nonce, host: escapeHtml(host), digest: escapeHtml(digest) });
       return renderDocument({
         title: titleFor(500),
@@ -84,5 +185,21 @@ export function createStatusPages(analyticsSources: readonly string[] = []): Sta
         detail,
       });
     },
+    prepared(status, json) {
+      const kept = json ? preparedJson : preparedHtml;
+      let answer = kept.get(status);
+      if (answer === undefined) {
+        if (!json && perRequest) return undefined;
+        answer = prepare(json ? statusJson(status) : pageFor(status)({ nonce: '' }), json, '');
+        kept.set(status, answer);
+      }
+      return answer;
+    },
+    answer: prepare,
   };
+  for (const status of PRERENDERED) {
+    statusPages.prepared(status, false);
+    statusPages.prepared(status, true);
+  }
+  return statusPages;
 }

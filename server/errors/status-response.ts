@@ -1,7 +1,5 @@
 import type { Request, Response } from 'express';
-import { setHtmlHeaders } from '../render/html-headers.ts';
-import { statusMessage } from '../../shared/http-error.ts';
-import type { StatusPages } from './status-pages.ts';
+import { statusJson, type PreparedAnswer, type StatusPages } from './status-pages.ts';
 
 export interface StatusAnswer {
   readonly status: number;
@@ -13,25 +11,18 @@ export interface StatusAnswer {
   readonly detail?: string | undefined;
 }
 
-export interface RenderedAnswer {
-  readonly contentType: string;
-  readonly body: string;
-}
-
 /**
- * A client that prefers JSON to HTML gets the same status as JSON (docs/status-pages.md).
+ * The answer's body and headers. A client that prefers JSON to HTML gets the same status as
+ * JSON (docs/status-pages.md). Apart from a 500 (host and digest) and pages that carry
+ * analytics scripts (the nonce), the answer was prepared once and is the same for every request.
  */
-export function renderStatusAnswer(pages: StatusPages, answer: StatusAnswer, nonce: string, wantsJson: boolean): RenderedAnswer {
+export function renderStatusAnswer(pages: StatusPages, answer: StatusAnswer, nonce: string, wantsJson: boolean): PreparedAnswer {
   const { status, digest } = answer;
-  if (wantsJson) {
-    const body = digest === undefined ? { status, message: statusMessage(status) } : { status, message: statusMessage(status), digest };
-    return { contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) };
+  if (status >= 500 && digest !== undefined) {
+    const body = wantsJson ? statusJson(status, digest) : pages.serverError({ nonce, host: answer.host ?? '', digest, detail: answer.detail });
+    return pages.answer(body, wantsJson, nonce);
   }
-  const body =
-    status >= 500 && digest !== undefined
-      ? pages.serverError({ nonce, host: answer.host ?? '', digest, detail: answer.detail })
-      : pages.status(status, nonce);
-  return { contentType: 'text/html; charset=utf-8', body };
+  return pages.prepared(status, wantsJson) ?? pages.answer(pages.status(status, nonce), wantsJson, nonce);
 }
 
 export function prefersJson(req: Request): boolean {
@@ -43,12 +34,14 @@ export function prefersJson(req: Request): boolean {
   return req.accepts(['html', 'json']) === 'json';
 }
 
+/**
+ * Sends a status answer. The headers set before it stay (the request id, helmet's headers,
+ * `Allow`, `Retry-After`); the status answer's own replace any of the same name, the page's
+ * Content-Security-Policy included (docs/security.md).
+ */
 export function sendStatusAnswer(req: Request, res: Response, pages: StatusPages, answer: StatusAnswer): void {
-  const { contentType, body } = renderStatusAnswer(pages, answer, res.locals.cspNonce ?? '', prefersJson(req));
-  res.status(answer.status);
-  setHtmlHeaders(res);
-  res.setHeader('Content-Type', contentType);
-  res.setHeader('Vary', 'Accept');
-  res.setHeader('Content-Length', Buffer.byteLength(body));
+  const { headers, body } = renderStatusAnswer(pages, answer, res.locals.cspNonce ?? '', prefersJson(req));
+  res.statusCode = answer.status;
+  for (const [name, value] of headers) res.setHeader(name, value);
   res.end(body);
 }
