@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 
 /**
- * CI's dependency check (issue 7): fail on a high or critical advisory in the production
+ * CI's dependency check: fail on a high or critical advisory in the production
  * dependencies that has a fix. Advisories without a fix are printed but cannot be acted on.
  * When the registry does not serve the advisory endpoint at all (some mirrors refuse its
  * POST), say so loudly and do not pretend the check passed or failed.

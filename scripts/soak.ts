@@ -1,8 +1,8 @@
 import { runSoak, unexpectedResources } from './soak/run-soak.ts';
 
 /**
- * `npm run soak`: 20,000 requests to the streaming fixture, most disconnected mid-stream
- * (issue 7). Fails if the heap grew more than 10% over warm-up, a handle was left open, or
+ * `npm run soak`: 20,000 requests to the streaming fixture, most disconnected mid-stream.
+ * Fails if the heap grew more than 10% over warm-up, a handle was left open, or
  * anything was logged as an error.
  */
 const requests = Number(process.env.SOAK_REQUESTS ?? 20_000);

@@ -2,7 +2,7 @@ import type { ReactElement } from 'react';
 import { APP_NAME } from '../../shared/app-info.ts';
 import { AppRoot } from '../../shared/app-root.tsx';
 import HomePage from '../../shared/pages/home.tsx';
-import { loadClientAssets } from '../../server/render/client-assets.ts';
+import { bootstrapScript, loadClientAssets } from '../../server/render/client-assets.ts';
 import { createDataStream } from '../../server/render/data-stream.ts';
 import { resolveHead } from '../../shared/head.ts';
 import { head as homeHead } from '../../shared/pages/home.tsx';
@@ -21,7 +21,7 @@ export const BASELINE_NONCE = 'YmFzZWxpbmUtbm9uY2UhIQ==';
 
 export interface HomeTree {
   readonly element: () => ReactElement;
-  readonly bootstrapModules: string[];
+  readonly bootstrapScriptContent: string;
 }
 
 /** `/` as the product renders it: the document, the embedded data and the page's modules. */
@@ -31,9 +31,9 @@ export function homeTree(clientDir: string): HomeTree {
   // What the product writes for a route without `load` and without parameters.
   const dataScript = createDataStream({ data: undefined, params: {} }, { onScript: () => undefined, onDone: () => undefined, onError: () => undefined }).initial;
   return {
-    bootstrapModules: [assets.script],
+    bootstrapScriptContent: bootstrapScript(assets),
     element: () => (
-      <PageDocument head={resolveHead(homeHead, { name: APP_NAME }, undefined, '/')} nonce={BASELINE_NONCE} assets={assets} dataScript={dataScript}>
+      <PageDocument head={resolveHead(homeHead, { name: APP_NAME }, undefined, '/')} nonce={BASELINE_NONCE} dataScript={dataScript}>
         <AppRoot>
           <HomePage data={undefined} params={{}} />
         </AppRoot>
@@ -50,7 +50,7 @@ function initialDataScript(data: unknown): string | undefined {
 export interface SuspenseTree {
   /** A new data object per request, as `load` makes. */
   readonly element: (delayMs: number) => ReactElement;
-  readonly bootstrapModules: string[];
+  readonly bootstrapScriptContent: string;
 }
 
 /**
@@ -61,11 +61,11 @@ export function suspenseTree(fixtureClientDir: string): SuspenseTree {
   const assets = loadClientAssets(fixtureClientDir).routes.get(SUSPENSE_PATH);
   if (assets === undefined) throw new Error(`${fixtureClientDir}: the fixture's client build has no route "${SUSPENSE_PATH}"`);
   return {
-    bootstrapModules: [assets.script],
+    bootstrapScriptContent: bootstrapScript(assets),
     element: (delayMs) => {
       const data = { delayMs };
       return (
-        <PageDocument head={resolveHead({ title: STREAMING_TITLE }, { name: APP_NAME }, undefined, SUSPENSE_PATH)} nonce={BASELINE_NONCE} assets={assets} dataScript={initialDataScript(data)}>
+        <PageDocument head={resolveHead({ title: STREAMING_TITLE }, { name: APP_NAME }, undefined, SUSPENSE_PATH)} nonce={BASELINE_NONCE} dataScript={initialDataScript(data)}>
           <AppRoot>
             <SuspensePage data={data} params={{}} />
           </AppRoot>

@@ -19,7 +19,7 @@ const app = express();
 app.get('/', function renderHome(_req, res) {
   const { pipe } = renderToPipeableStream(home.element(), {
     nonce: BASELINE_NONCE,
-    bootstrapModules: home.bootstrapModules,
+    bootstrapScriptContent: home.bootstrapScriptContent,
     onShellReady() {
       res.status(200).setHeader('Content-Type', 'text/html; charset=utf-8');
       pipe(res);

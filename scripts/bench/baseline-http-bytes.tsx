@@ -39,7 +39,7 @@ const home = homeTree(clientDir);
 const document = new PassThrough();
 const { pipe } = renderToPipeableStream(home.element(), {
   nonce: BASELINE_NONCE,
-  bootstrapModules: home.bootstrapModules,
+  bootstrapScriptContent: home.bootstrapScriptContent,
   onAllReady: () => pipe(document),
 });
 answers.set('/', answer(200, html, await buffer(document)));

@@ -18,10 +18,10 @@ if (fixtureClientDir === undefined) throw new Error('BENCH_FIXTURE_CLIENT_DIR is
 const home = homeTree(clientDir);
 const suspense = suspenseTree(fixtureClientDir);
 
-function stream(res: ServerResponse, status: number, element: ReactElement, bootstrapModules: string[] = []): void {
+function stream(res: ServerResponse, status: number, element: ReactElement, bootstrapScriptContent?: string): void {
   const { pipe } = renderToPipeableStream(element, {
     nonce: BASELINE_NONCE,
-    bootstrapModules,
+    ...(bootstrapScriptContent === undefined ? {} : { bootstrapScriptContent }),
     onShellReady() {
       res.statusCode = status;
       res.setHeader('Content-Type', 'text/html; charset=utf-8');
@@ -39,8 +39,8 @@ function stream(res: ServerResponse, status: number, element: ReactElement, boot
 
 const server = createServer(function answer(req, res) {
   const path = (req.url ?? '/').split('?', 1)[0];
-  if (path === '/') stream(res, 200, home.element(), home.bootstrapModules);
-  else if (path === SUSPENSE_PATH) stream(res, 200, suspense.element(SUSPENSE_DELAY_MS), suspense.bootstrapModules);
+  if (path === '/') stream(res, 200, home.element(), home.bootstrapScriptContent);
+  else if (path === SUSPENSE_PATH) stream(res, 200, suspense.element(SUSPENSE_DELAY_MS), suspense.bootstrapScriptContent);
   else stream(res, 404, notFoundElement());
 });
 server.listen(port, LOOPBACK);

@@ -19,7 +19,7 @@ import { checkTargets } from './targets.ts';
 import { chromiumPath, isPresent } from '../../test/support/system-components.ts';
 
 /**
- * `npm run bench` (issue 5): builds the product, a fixture build and the baselines, puts each
+ * `npm run bench`: builds the product, a fixture build and the baselines, puts each
  * under load from autocannon in this process, server by server in turns, runs Lighthouse on the
  * product's `/` in the machine's Chromium, and prints one table.
  * Loopback only; every child dies with the bench (child-registry.ts); the whole run has a deadline.

@@ -52,7 +52,7 @@ export interface Scenario {
 export const REACT_FLOOR: ServerKey = 'http-react';
 export const COLD_START_SERVERS: readonly ServerKey[] = ['product', REACT_FLOOR];
 
-/** Issue 5's scenarios, in the order of the table. */
+/** The benchmark's scenarios, in the order of the table. */
 export const SCENARIOS: readonly Scenario[] = [
   {
     id: 'home',

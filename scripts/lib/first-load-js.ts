@@ -80,11 +80,15 @@ export async function firstLoadJavaScript(clientDir: string, page: string): Prom
   return weigh(files);
 }
 
-/** Script URLs an HTML document makes the browser fetch: `<script src>` and modulepreloads. */
+/**
+ * Script URLs an HTML document makes the browser fetch: `<script src>`, modulepreloads, and the
+ * built files an inline script names (the page's bootstrap starts them after the first frame).
+ */
 export function scriptUrlsInHtml(html: string): string[] {
   const sources = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)].map((match) => match[1] ?? '');
   const preloads = [...html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g)].map((match) => match[1] ?? '');
-  return [...sources, ...preloads];
+  const started = inlineScripts(html).flatMap((code) => [...code.matchAll(/"(\/assets\/[^"]+\.js)"/g)].map((match) => match[1] ?? ''));
+  return [...sources, ...preloads, ...started];
 }
 
 /** Inline scripts the browser runs; `application/json` data blocks are not code. */

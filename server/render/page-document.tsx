@@ -3,7 +3,6 @@ import type { ResolvedHead } from '../../shared/head.ts';
 import { STATUS_VIEW_CSS } from '../../shared/status-view.tsx';
 import { FAVICON_PATH } from '../static/favicon.ts';
 import { AnalyticsScripts } from './analytics-scripts.tsx';
-import type { PageAssets } from './client-assets.ts';
 
 /** The shell's own look; the status view's rules come along for the client error page. */
 const PAGE_CSS = `${STATUS_VIEW_CSS}
@@ -19,7 +18,6 @@ html.nav-pending::before{content:"";position:fixed;top:0;left:0;z-index:9;height
 interface PageDocumentProps {
   readonly head: ResolvedHead;
   readonly nonce: string;
-  readonly assets: PageAssets | undefined;
   /** The page's data as the first data script (server/render/data-stream.ts); only for hydrating pages. */
   readonly dataScript: string | undefined;
   /** Analytics script URLs (docs/observability.md); empty when off. */
@@ -46,7 +44,7 @@ export function HeadTags({ head }: { readonly head: ResolvedHead }) {
  * The document around a page. React renders all of it; the client hydrates only `#root`,
  * so nothing outside it (nonce attributes, the data script) can mismatch.
  */
-export function PageDocument({ head, nonce, assets, dataScript, analyticsSources = [], liveReloadScript, children }: PageDocumentProps) {
+export function PageDocument({ head, nonce, dataScript, analyticsSources = [], liveReloadScript, children }: PageDocumentProps) {
   return (
     <html lang="en">
       <head>
@@ -54,7 +52,6 @@ export function PageDocument({ head, nonce, assets, dataScript, analyticsSources
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <HeadTags head={head} />
         <link rel="icon" href={FAVICON_PATH} type="image/svg+xml" />
-        {assets?.preloads.map((href) => <link key={href} rel="modulepreload" href={href} nonce={nonce} />)}
         <style nonce={nonce} dangerouslySetInnerHTML={{ __html: PAGE_CSS }} />
         {dataScript === undefined ? null : <script nonce={nonce} dangerouslySetInnerHTML={{ __html: dataScript }} />}
         <AnalyticsScripts sources={analyticsSources} nonce={nonce} />

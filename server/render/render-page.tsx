@@ -8,7 +8,7 @@ import type { ClientRoute, EmbeddedPageData } from '../../shared/page-data.ts';
 import { statusDigest } from '../../shared/server-digests.ts';
 import type { RouteDefinition, RouteParams } from '../../shared/route-definition.ts';
 import { untilAborted } from './abortable.ts';
-import type { ClientAssets } from './client-assets.ts';
+import { bootstrapScript, type ClientAssets } from './client-assets.ts';
 import { choosePageEncoding, compressInto } from './compression.ts';
 import { createDataStream, type DataStream } from './data-stream.ts';
 import { deferData, DeferredDataError } from './deferred-data.ts';
@@ -69,7 +69,7 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
   if (route.page !== undefined && assets !== undefined && pageAssets === undefined) {
     throw new Error(`Route ${route.path}: its page module is not in the client build (run npm run build)`);
   }
-  const bootstrapModules = pageAssets === undefined ? undefined : [pageAssets.script];
+  const bootstrapScriptContent = pageAssets === undefined ? undefined : bootstrapScript(pageAssets);
   const { head } = route;
   function headFor(data: unknown, params: RouteParams, path: string): ResolvedHead {
     const declared: PageHead = typeof head === 'function' ? head(data, params) : (head ?? {});
@@ -309,7 +309,6 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
       <PageDocument
         head={head}
         nonce={nonce}
-        assets={pageAssets}
         dataScript={dataStream?.initial}
         liveReloadScript={liveReloadScript}
         analyticsSources={analyticsSources}
@@ -320,7 +319,7 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
       </PageDocument>,
       {
         nonce,
-        ...(bootstrapModules === undefined ? {} : { bootstrapModules }),
+        ...(bootstrapScriptContent === undefined ? {} : { bootstrapScriptContent }),
         onError(error) {
           if (isRenderStopReason(error)) return timeoutDigest;
           // A deferred value's rejection, already logged: the boundary carries its digest.

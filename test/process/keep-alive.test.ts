@@ -80,7 +80,7 @@ describe('keep-alive', () => {
     expect(closedAfter).toBeLessThan(5_000);
   });
 
-  // The full-length case of issue 4 with the real defaults: a minute of waiting, run every time.
+  // The full-length case with the real defaults: a minute of waiting, run every time.
   test(
     'with the defaults, an idle connection is reused after 60 s',
     async () => {
