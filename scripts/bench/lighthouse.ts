@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
-import { chromiumPath } from '../../test/support/system-components.ts';
+import { CHROMIUM_FLAGS, chromiumPath } from '../../test/support/system-components.ts';
 
 /**
  * Lighthouse against the machine's Chromium (Debian's, or CHROMIUM_PATH): the bench's Lighthouse
@@ -11,17 +11,8 @@ import { chromiumPath } from '../../test/support/system-components.ts';
  * downloaded: Chromium is started by hand with a debugging port and Lighthouse connects to it.
  */
 
-/** Headless, nothing that reaches out to the network on its own, a fresh profile every time. */
-export const LIGHTHOUSE_CHROMIUM_FLAGS: readonly string[] = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-default-apps',
-  '--no-first-run',
-];
+/** Headless, with the flags of every Chromium here, and a fresh profile every time. */
+export const LIGHTHOUSE_CHROMIUM_FLAGS: readonly string[] = ['--headless=new', ...CHROMIUM_FLAGS];
 
 export interface DebuggableChromium {
   /** The DevTools port on 127.0.0.1, for Lighthouse's `port` flag. */

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { onTestFinished } from 'vitest';
 import { startServerEntry, type ServerProcess } from '../support/server-process.ts';
-import { chromiumPath } from '../support/system-components.ts';
+import { CHROMIUM_FLAGS, chromiumPath } from '../support/system-components.ts';
 import { AccessibilityError, auditPage, describeFailures, type Audit } from './accessibility.ts';
 import { FIXTURE_OUT } from './global-setup.ts';
 
@@ -31,15 +31,7 @@ export async function launchChromium(): Promise<BrowserSession> {
     executablePath: chromiumPath(),
     headless: true,
     timeout: 30_000,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-default-apps',
-      '--no-first-run',
-    ],
+    args: [...CHROMIUM_FLAGS],
   });
   // Each context it makes runs axe on its pages when it closes (auditedOnClose, below).
   const newContext = browser.newContext.bind(browser);

@@ -58,6 +58,21 @@ export function componentPath(component: SystemComponent, env: Env = process.env
   return override === undefined || override === '' ? component.defaultPath : override;
 }
 
+/**
+ * How every Chromium here starts (Playwright's and Lighthouse's): no sandbox (root in CI), and
+ * nothing that reaches out to the network on its own, which this machine's closed network
+ * would refuse many times a second.
+ */
+export const CHROMIUM_FLAGS: readonly string[] = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-default-apps',
+  '--no-first-run',
+];
+
 export function chromiumPath(env: Env = process.env): string {
   return componentPath(CHROMIUM, env);
 }
