@@ -28,7 +28,7 @@ function boundedString(value: unknown, max: number): value is string {
   return typeof value === 'string' && value.length > 0 && value.length <= max;
 }
 
-function oneOf<T extends string>(allowed: readonly T[], value: unknown): T | undefined {
+function allowedValue<T extends string>(allowed: readonly T[], value: unknown): T | undefined {
   return allowed.find((candidate) => candidate === value);
 }
 
@@ -40,13 +40,13 @@ function onlyKeys(record: Record<string, unknown>, allowed: readonly string[]): 
 export function validateVital(body: unknown, knownRoutes: ReadonlySet<string>): Validation<VitalReport> {
   if (!isRecord(body)) return { ok: false, problem: 'not an object' };
   if (!onlyKeys(body, ['name', 'value', 'rating', 'id', 'route', 'requestId'])) return { ok: false, problem: 'unknown field' };
-  const name: VitalName | undefined = oneOf(VITAL_NAMES, body.name);
+  const name: VitalName | undefined = allowedValue(VITAL_NAMES, body.name);
   if (name === undefined) return { ok: false, problem: 'unknown metric name' };
   const { value } = body;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_VALUE[name]) {
     return { ok: false, problem: 'value out of range' };
   }
-  const rating: VitalRating | undefined = oneOf(VITAL_RATINGS, body.rating);
+  const rating: VitalRating | undefined = allowedValue(VITAL_RATINGS, body.rating);
   if (rating === undefined) return { ok: false, problem: 'unknown rating' };
   if (!boundedString(body.id, MAX_ID)) return { ok: false, problem: 'bad id' };
   if (!boundedString(body.route, MAX_ROUTE) || !knownRoutes.has(body.route)) return { ok: false, problem: 'unknown route' };
@@ -57,7 +57,7 @@ export function validateVital(body: unknown, knownRoutes: ReadonlySet<string>): 
 export function validateClientError(body: unknown, knownRoutes: ReadonlySet<string>): Validation<ClientErrorReport> {
   if (!isRecord(body)) return { ok: false, problem: 'not an object' };
   if (!onlyKeys(body, ['kind', 'name', 'message', 'stack', 'digest', 'route', 'requestId'])) return { ok: false, problem: 'unknown field' };
-  const kind = oneOf(['uncaught', 'recoverable'] as const, body.kind);
+  const kind = allowedValue(['uncaught', 'recoverable'] as const, body.kind);
   if (kind === undefined) return { ok: false, problem: 'unknown kind' };
   if (!boundedString(body.name, MAX_NAME)) return { ok: false, problem: 'bad name' };
   if (typeof body.message !== 'string' || body.message.length > MAX_MESSAGE) return { ok: false, problem: 'bad message' };
