@@ -33,7 +33,7 @@ const kept = new Map<number, { readonly view: View; readonly title: string; read
 export function Router({ initial, render }: { readonly initial: View; readonly render: (view: View) => ReactNode }) {
   const [view, setView] = useState(initial);
   showView = setView;
-  useEffect(() => afterShow(view), [view]);
+  useEffect(() => afterShow(), [view]);
   return render(view);
 }
 
@@ -109,7 +109,7 @@ interface Arrival {
 let arrival: Arrival | undefined;
 
 /** After React has shown a new view: scroll, focus the main heading, announce the title. */
-function afterShow(view: View): void {
+function afterShow(): void {
   const done = arrival;
   arrival = undefined;
   if (done === undefined) return;

@@ -1,15 +1,11 @@
 import { PAGE_DATA_SCOPE, type EmbeddedPageData } from '../shared/page-data.ts';
+import { isPlainObject } from '../shared/plain-object.ts';
 
 /** React's protocol for a thenable whose outcome is already known: `use()` reads it at once. */
 interface TrackedPromise extends Promise<unknown> {
   status?: 'fulfilled' | 'rejected';
   value?: unknown;
   reason?: unknown;
-}
-
-function isPlainObject(value: object): value is Record<string, unknown> {
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 /**

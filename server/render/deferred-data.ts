@@ -1,4 +1,5 @@
 import { DEFERRED_DATA_ERROR } from '../../shared/page-data.ts';
+import { isPlainObject } from '../../shared/plain-object.ts';
 
 /**
  * Promises anywhere in a page's data (plain objects and arrays, any depth) are not awaited
@@ -36,11 +37,6 @@ export interface DeferredData<T> {
 
 interface Pending {
   readonly reject: (error: DeferredDataError) => void;
-}
-
-function isPlainObject(value: object): value is Record<string, unknown> {
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 function isThenable(value: object): value is PromiseLike<unknown> {

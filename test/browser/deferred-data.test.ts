@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DESKTOP_CHROME, launchChromium, startFixtureServer, watchedPage, type BrowserSession, type FixtureServer } from './harness.ts';
+import { describe, expect, test } from 'vitest';
+import { DESKTOP_CHROME, fixtureSession, watchedPage } from './harness.ts';
 
-let server: FixtureServer;
-let chromium: BrowserSession;
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  chromium = await launchChromium();
-});
-afterAll(async () => {
-  await chromium?.close();
-  await server?.stop();
-});
+const session = fixtureSession();
 
 describe('deferred data in Chromium', () => {
   test('the shell shows before the slow value, which then hydrates from the same response; the rejection shows the digest the log has', async () => {
-    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
     const { page, problems } = await watchedPage(context);
     const requests: string[] = [];
     page.on('request', (request) => requests.push(`${request.resourceType()} ${new URL(request.url()).pathname}`));
@@ -30,7 +20,7 @@ describe('deferred data in Chromium', () => {
         }
       }).observe(document, { childList: true, subtree: true });
     });
-    await page.goto(`${server.origin}/fixtures/deferred`, { waitUntil: 'commit' });
+    await page.goto(`${session.server.origin}/fixtures/deferred`, { waitUntil: 'commit' });
     await page.waitForSelector('#fast', { timeout: 5_000 });
 
     await page.waitForSelector('#slow', { timeout: 10_000 });
@@ -43,7 +33,7 @@ describe('deferred data in Chromium', () => {
 
     const digest = /Digest: ([A-Za-z0-9_-]+)/.exec((await page.textContent('#broken')) ?? '')?.[1];
     expect(digest).toBeDefined();
-    const logged = server.logs.filter((line) => line.level === 50 && line.path === '/fixtures/deferred');
+    const logged = session.server.logs.filter((line) => line.level === 50 && line.path === '/fixtures/deferred');
     expect(logged).toEqual([expect.objectContaining({ digest, err: expect.objectContaining({ message: 'fixture: deferred value rejected' }) })]);
     expect(await page.textContent('body')).not.toContain('fixture: deferred value rejected');
 

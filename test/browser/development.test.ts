@@ -1,32 +1,22 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { DEVELOPMENT_ASSETS } from './global-setup.ts';
-import { DESKTOP_CHROME, launchChromium, startFixtureServer, watchedPage, type BrowserSession, type FixtureServer } from './harness.ts';
+import { DESKTOP_CHROME, fixtureSession, watchedPage } from './harness.ts';
 
 /**
  * Production React stays silent about most hydration mismatches (attributes, the `nonce` the
  * browser hides from the DOM); its development build warns in the console. These cases hydrate
  * the same pages with development React on both sides, so a mismatch cannot hide.
  */
-let server: FixtureServer;
-let chromium: BrowserSession;
-
-beforeAll(async () => {
-  server = await startFixtureServer({ NODE_ENV: 'development', ASSETS_DIR: DEVELOPMENT_ASSETS, FIXTURE_DELAY_MS: '300' });
-  chromium = await launchChromium();
-});
-afterAll(async () => {
-  await chromium?.close();
-  await server?.stop();
-});
+const session = fixtureSession({ NODE_ENV: 'development', ASSETS_DIR: DEVELOPMENT_ASSETS, FIXTURE_DELAY_MS: '300' });
 
 describe('hydration with development React', () => {
   test.each([
     ['the home page', '/', 'main h1'],
     ['the streaming page', '/fixtures/delayed', '#delayed'],
   ])('%s hydrates with no mismatch warning, no console error and no CSP violation', async (_name, path, content) => {
-    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
     const { page, problems, scripts } = await watchedPage(context);
-    await page.goto(`${server.origin}${path}`);
+    await page.goto(`${session.server.origin}${path}`);
     await page.waitForSelector(content, { timeout: 10_000 });
     await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
     expect(problems).toEqual([]);
@@ -39,9 +29,9 @@ describe('hydration with development React', () => {
 
 describe('the client-side exception page in development', () => {
   test('adds the message and stack below the generic text, because the server said so', async () => {
-    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
     const { page } = await watchedPage(context);
-    await page.goto(`${server.origin}/fixtures/client-throw`);
+    await page.goto(`${session.server.origin}/fixtures/client-throw`);
     await page.waitForSelector('text=Application error', { timeout: 10_000 });
     expect(await page.locator('.status h2').innerText()).toContain('a client-side exception has occurred');
     expect(await page.locator('.status pre').innerText()).toContain('Error: thrown in the browser only');

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { onTestFinished } from 'vitest';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { startServerEntry, type ServerProcess } from '../support/server-process.ts';
 import { CHROMIUM_FLAGS, chromiumPath } from '../support/system-components.ts';
 import { AccessibilityError, auditPage, describeFailures, type Audit } from './accessibility.ts';
@@ -123,4 +123,36 @@ export function withoutDocumentStatus({ problems, documents }: Pick<WatchedPage,
     const failed = /^error: Failed to load resource: the server responded with a status of [45]\d\d .* <(.*)>$/.exec(text);
     return failed === null || !documents.includes(failed[1] ?? '');
   });
+}
+
+export interface FixtureSession {
+  readonly server: FixtureServer;
+  readonly chromium: BrowserSession;
+}
+
+/**
+ * What most browser test files share: one fixture server (with `env`) and one Chromium for the
+ * whole file, started before its first test and stopped after its last.
+ */
+export function fixtureSession(env: Record<string, string> = {}): FixtureSession {
+  let server: FixtureServer | undefined;
+  let browser: BrowserSession | undefined;
+  beforeAll(async () => {
+    server = await startFixtureServer(env);
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  return {
+    get server() {
+      if (server === undefined) throw new Error('the fixture server starts in beforeAll');
+      return server;
+    },
+    get chromium() {
+      if (browser === undefined) throw new Error('Chromium starts in beforeAll');
+      return browser;
+    },
+  };
 }

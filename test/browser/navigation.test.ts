@@ -1,24 +1,14 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DESKTOP_CHROME, launchChromium, startFixtureServer, watchedPage, type BrowserSession, type FixtureServer } from './harness.ts';
+import { describe, expect, test } from 'vitest';
+import { DESKTOP_CHROME, fixtureSession, watchedPage } from './harness.ts';
 
-let server: FixtureServer;
-let chromium: BrowserSession;
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  chromium = await launchChromium();
-});
-afterAll(async () => {
-  await chromium?.close();
-  await server?.stop();
-});
+const session = fixtureSession();
 
 /** Opens page A, hydrated, with a marker on `window` that only survives in-place navigation. */
 async function openA(): Promise<{ page: Page; problems: string[]; documents: string[]; scripts: string[]; close: () => Promise<void> }> {
-  const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME, viewport: { width: 800, height: 600 } });
+  const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME, viewport: { width: 800, height: 600 } });
   const watched = await watchedPage(context);
-  await watched.page.goto(`${server.origin}/nav/a`);
+  await watched.page.goto(`${session.server.origin}/nav/a`);
   await watched.page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
   await watched.page.evaluate(() => Reflect.set(window, '__sameDocument', true));
   return { ...watched, close: () => context.close() };
@@ -55,7 +45,7 @@ describe('in-place navigation in Chromium', () => {
     await page.waitForSelector('h1:text-is("Page B")');
     expect(await sameDocument(page)).toBe(true);
     // One document for the whole trip: every move after the first was in place.
-    expect(documents).toEqual([`${server.origin}/nav/a`]);
+    expect(documents).toEqual([`${session.server.origin}/nav/a`]);
     expect(problems).toEqual([]);
     await close();
   });
@@ -88,7 +78,7 @@ describe('in-place navigation in Chromium', () => {
     expect(await page.textContent('h2')).toContain('a server-side exception has occurred');
     const digest = /^Digest: ([A-Za-z0-9_-]+)$/.exec((await page.textContent('.digest')) ?? '')?.[1];
     expect(digest).toBeDefined();
-    expect(server.logs.filter((line) => line.level === 50 && line.path === '/nav/broken').map((line) => line.digest)).toContain(digest);
+    expect(session.server.logs.filter((line) => line.level === 50 && line.path === '/nav/broken').map((line) => line.digest)).toContain(digest);
     await close();
   });
 
@@ -146,5 +136,37 @@ describe('in-place navigation in Chromium', () => {
     await page.waitForSelector('h1:text-is("Page A")');
     expect(await sameDocument(page)).toBe(true);
     await close();
+  });
+  test('a network failure during a navigation falls back to loading the page in full', async () => {
+    const { page, documents, close } = await openA();
+    // The in-place request fails as a dropped connection would; the document request goes through.
+    await page.route('**/nav/b', (route) => (route.request().headers()['x-navigation'] === 'data' ? route.abort('connectionreset') : route.continue()));
+    await page.click('#to-b');
+    await page.waitForSelector('h1:text-is("Page B")');
+    expect(await sameDocument(page)).toBe(false);
+    expect(documents).toEqual([`${session.server.origin}/nav/a`, `${session.server.origin}/nav/b`]);
+    await close();
+  });
+
+  test('moves through a View Transition where the browser has one, and not when reduced motion is preferred', async () => {
+    async function transitionsFor(reducedMotion: 'reduce' | 'no-preference'): Promise<number> {
+      const { page, close } = await openA();
+      await page.emulateMedia({ reducedMotion });
+      await page.evaluate(() => {
+        const original = document.startViewTransition.bind(document);
+        Reflect.set(window, '__transitions', 0);
+        document.startViewTransition = (update) => {
+          Reflect.set(window, '__transitions', Number(Reflect.get(window, '__transitions')) + 1);
+          return original(update);
+        };
+      });
+      await page.click('#to-b');
+      await page.waitForSelector('h1:text-is("Page B")');
+      const count = Number(await page.evaluate(() => Reflect.get(window, '__transitions')));
+      await close();
+      return count;
+    }
+    expect(await transitionsFor('no-preference')).toBe(1);
+    expect(await transitionsFor('reduce')).toBe(0);
   });
 });

@@ -1,32 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { describeFailures, type KnownViolation } from './accessibility.ts';
-import {
-  DESKTOP_CHROME,
-  launchChromium,
-  startFixtureServer,
-  watchedPage,
-  withoutDocumentStatus,
-  type BrowserSession,
-  type FixtureServer,
-} from './harness.ts';
+import { DESKTOP_CHROME, fixtureSession, watchedPage, withoutDocumentStatus } from './harness.ts';
 
-let server: FixtureServer;
-let chromium: BrowserSession;
-
-beforeAll(async () => {
-  server = await startFixtureServer({ FIXTURE_DELAY_MS: '2000' });
-  chromium = await launchChromium();
-});
-afterAll(async () => {
-  await chromium?.close();
-  await server?.stop();
-});
+const session = fixtureSession({ FIXTURE_DELAY_MS: '2000' });
 
 describe('the home page in Chromium', () => {
   test('hydrates with no console error or warning and no CSP violation', async () => {
-    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
     const { page, problems, scripts } = await watchedPage(context);
-    const response = await page.goto(`${server.origin}/`);
+    const response = await page.goto(`${session.server.origin}/`);
     expect(response?.status()).toBe(200);
     await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
     expect(await page.textContent('header')).toContain('React Stream Shell');
@@ -37,9 +19,9 @@ describe('the home page in Chromium', () => {
   });
 
   test('an inline event handler is refused, and the watcher hears the violation', async () => {
-    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
     const { page, problems } = await watchedPage(context);
-    await page.goto(`${server.origin}/`);
+    await page.goto(`${session.server.origin}/`);
     await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
     // Proves the "no CSP violation" checks of the other cases can fail: helmet's policy has
     // `script-src-attr 'none'`, so an injected handler must not run.
@@ -53,9 +35,9 @@ describe('the home page in Chromium', () => {
 
 describe('streaming in Chromium', () => {
   test('shows the fallback first, then the content in place, matching the server render', async () => {
-    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
     const { page, problems } = await watchedPage(context);
-    await page.goto(`${server.origin}/fixtures/delayed`, { waitUntil: 'commit' });
+    await page.goto(`${session.server.origin}/fixtures/delayed`, { waitUntil: 'commit' });
     // The shell is usable before the boundary resolves.
     await page.waitForSelector('#fallback', { timeout: 5_000 });
     expect(await page.locator('#delayed').count()).toBe(0);
@@ -68,7 +50,7 @@ describe('streaming in Chromium', () => {
     const order = await page.$$eval('main > *', (elements) => elements.map((element) => element.id));
     expect(order).toEqual(['shell', 'delayed', 'after']);
 
-    const serverHtml = await (await fetch(`${server.origin}/fixtures/delayed`, { headers: { 'User-Agent': 'Googlebot/2.1' } })).text();
+    const serverHtml = await (await fetch(`${session.server.origin}/fixtures/delayed`, { headers: { 'User-Agent': 'Googlebot/2.1' } })).text();
     const serverMain = /<main>(.*?)<\/main>/s.exec(serverHtml)?.[1];
     expect(await page.locator('main').innerHTML()).toBe(serverMain);
     expect(problems).toEqual([]);
@@ -78,16 +60,16 @@ describe('streaming in Chromium', () => {
 
 describe('exception pages in Chromium', () => {
   test('a server error shows the server-side exception page with the digest the log has', async () => {
-    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
     const watched = await watchedPage(context);
     const { page, scripts } = watched;
-    const response = await page.goto(`${server.origin}/fixtures/server-throw`);
+    const response = await page.goto(`${session.server.origin}/fixtures/server-throw`);
     expect(response?.status()).toBe(500);
     const text = (await page.innerText('body')) ?? '';
     expect(text).toContain('Application error: a server-side exception has occurred while loading 127.0.0.1 (see the server logs for more information).');
     const digest = /Digest: ([A-Za-z0-9_-]+)/.exec(text)?.[1];
     expect(digest).toBeDefined();
-    const logged = server.logs.find((line) => line.level === 50 && line.digest === digest);
+    const logged = session.server.logs.find((line) => line.level === 50 && line.digest === digest);
     expect(logged).toMatchObject({ path: '/fixtures/server-throw', err: { message: 'fixture: thrown on the server' } });
     expect(scripts).toEqual([]);
     expect(withoutDocumentStatus(watched)).toEqual([]);
@@ -95,9 +77,9 @@ describe('exception pages in Chromium', () => {
   });
 
   test('a component that throws only in the browser shows the client-side exception page', async () => {
-    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
     const { page, problems } = await watchedPage(context);
-    await page.goto(`${server.origin}/fixtures/client-throw`);
+    await page.goto(`${session.server.origin}/fixtures/client-throw`);
     await page.waitForSelector('text=Application error', { timeout: 10_000 });
     const hostname = await page.evaluate(() => location.hostname);
     expect(await page.innerText('body')).toContain(
@@ -112,14 +94,14 @@ describe('exception pages in Chromium', () => {
   });
 
   test('a boundary that failed on the server and again in the browser shows the server wording and its digest', async () => {
-    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
     const { page, problems } = await watchedPage(context);
-    await page.goto(`${server.origin}/fixtures/boundary-throw`);
+    await page.goto(`${session.server.origin}/fixtures/boundary-throw`);
     await page.waitForSelector('text=Application error', { timeout: 10_000 });
     const text = (await page.innerText('body')) ?? '';
     expect(text).toContain('Application error: a server-side exception has occurred while loading 127.0.0.1 (see the server logs for more information).');
     const digest = /Digest: ([A-Za-z0-9_-]+)/.exec(text)?.[1];
-    const errors = server.logs.filter((line) => line.level === 50 && line.path === '/fixtures/boundary-throw');
+    const errors = session.server.logs.filter((line) => line.level === 50 && line.path === '/fixtures/boundary-throw');
     expect(errors.map((line) => line.digest)).toContain(digest);
     // React's note that the boundary fell back to the client (#419, with the server digest),
     // then the retry's own error; no warning, no CSP violation.
@@ -137,9 +119,9 @@ describe('the accessibility audit in Chromium', () => {
     ['on', true],
     ['off', false],
   ])('with JavaScript %s, hears a violation and names the rule and the element', async (_name, javaScriptEnabled) => {
-    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME, javaScriptEnabled });
+    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME, javaScriptEnabled });
     const { page } = await watchedPage(context);
-    await page.goto(`${server.origin}/`);
+    await page.goto(`${session.server.origin}/`);
     if (javaScriptEnabled) await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
     await page.evaluate(() => {
       const image = document.createElement('img');

@@ -1,18 +1,8 @@
 import type { Page, Response } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium, startFixtureServer, watchedPage, withoutDocumentStatus, type BrowserSession, type FixtureServer } from './harness.ts';
+import { describe, expect, test } from 'vitest';
+import { fixtureSession, watchedPage, withoutDocumentStatus } from './harness.ts';
 
-let server: FixtureServer;
-let chromium: BrowserSession;
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  chromium = await launchChromium();
-});
-afterAll(async () => {
-  await chromium?.close();
-  await server?.stop();
-});
+const session = fixtureSession();
 
 /** An address on the server's origin that the browser answers itself with a plain HTML form. */
 const FORM_PATH = '/__browser-test-form';
@@ -104,7 +94,7 @@ const TEXT = { light: 'rgb(17, 17, 17)', dark: 'rgb(237, 237, 237)' } as const;
 async function expectLoggedDigest(page: Page): Promise<void> {
   const digest = /^Digest: ([A-Za-z0-9_-]+)$/.exec(await page.locator('.digest').innerText())?.[1];
   expect(digest).toBeDefined();
-  expect(server.logs.filter((line) => line.level === 50 && line.digest === digest)).toHaveLength(1);
+  expect(session.server.logs.filter((line) => line.level === 50 && line.digest === digest)).toHaveLength(1);
 }
 
 /** What every status page shows, with or without JavaScript: status, heading, message, digest. */
@@ -118,10 +108,10 @@ async function expectStatusShown(page: Page, response: Response | null, entry: (
 describe('status pages in Chromium', () => {
   for (const scheme of ['light', 'dark'] as const) {
     test.each(STATUS_PAGES.map((entry) => [entry.name, entry] as const))(`%s renders its heading and message in the ${scheme} scheme, with no JavaScript`, async (_name, entry) => {
-      const context = await chromium.browser.newContext({ colorScheme: scheme });
+      const context = await session.chromium.browser.newContext({ colorScheme: scheme });
       const watched = await watchedPage(context);
       const { page, scripts } = watched;
-      await expectStatusShown(page, await entry.open(page, server.origin), entry);
+      await expectStatusShown(page, await entry.open(page, session.server.origin), entry);
       expect(await page.title()).toBe(entry.title);
       expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex');
       const colours = await page.evaluate(() => ({ background: getComputedStyle(document.body).backgroundColor, text: getComputedStyle(document.body).color }));
@@ -141,10 +131,10 @@ describe('status pages in Chromium', () => {
 
 describe('with JavaScript disabled', () => {
   test('the home page shows its full text', async () => {
-    const context = await chromium.browser.newContext({ javaScriptEnabled: false });
+    const context = await session.chromium.browser.newContext({ javaScriptEnabled: false });
     const watched = await watchedPage(context);
     const { page } = watched;
-    await page.goto(`${server.origin}/`);
+    await page.goto(`${session.server.origin}/`);
     expect(await page.locator('header').innerText()).toBe('React Stream Shell');
     expect(await page.locator('main').innerText()).toBe('React Stream Shell\n\nThe server streamed this page and the browser hydrated it.');
     expect(withoutDocumentStatus(watched)).toEqual([]);
@@ -152,10 +142,10 @@ describe('with JavaScript disabled', () => {
   });
 
   test.each(STATUS_PAGES.map((entry) => [entry.name, entry] as const))('the %s page shows its full text', async (_name, entry) => {
-    const context = await chromium.browser.newContext({ javaScriptEnabled: false });
+    const context = await session.chromium.browser.newContext({ javaScriptEnabled: false });
     const watched = await watchedPage(context);
     const { page, scripts } = watched;
-    await expectStatusShown(page, await entry.open(page, server.origin), entry);
+    await expectStatusShown(page, await entry.open(page, session.server.origin), entry);
     expect(scripts).toEqual([]);
     expect(withoutDocumentStatus(watched)).toEqual([]);
     await context.close();

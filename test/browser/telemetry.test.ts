@@ -1,29 +1,19 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { waitFor } from '../support/build-app.ts';
-import { DESKTOP_CHROME, launchChromium, startFixtureServer, watchedPage, type BrowserSession, type FixtureServer } from './harness.ts';
+import { DESKTOP_CHROME, fixtureSession, watchedPage } from './harness.ts';
 
-let server: FixtureServer;
-let chromium: BrowserSession;
-
-beforeAll(async () => {
-  server = await startFixtureServer({ WEB_VITALS: 'on' });
-  chromium = await launchChromium();
-});
-afterAll(async () => {
-  await chromium?.close();
-  await server?.stop();
-});
+const session = fixtureSession({ WEB_VITALS: 'on' });
 
 describe('first-party telemetry in Chromium', () => {
   test('web vitals arrive by beacon and are logged with the route pattern', async () => {
-    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
     const { page, problems } = await watchedPage(context);
-    await page.goto(`${server.origin}/`);
+    await page.goto(`${session.server.origin}/`);
     await page.waitForSelector('#root[data-hydrated]');
     await page.click('main h1');
     // Leaving the page makes web-vitals report the metrics it holds until then (LCP, CLS, INP).
     await page.goto('about:blank');
-    const vitals = () => server.logs.filter((line) => line.msg === 'web vital').map((line) => line.vital);
+    const vitals = () => session.server.logs.filter((line) => line.msg === 'web vital').map((line) => line.vital);
     await waitFor(() => ['TTFB', 'FCP', 'LCP'].every((name) => vitals().some((vital) => typeof vital === 'object' && vital !== null && 'name' in vital && vital.name === name)), 10_000, 'TTFB, FCP and LCP in the log');
     for (const vital of vitals()) expect(vital).toMatchObject({ route: '/', value: expect.any(Number) });
     // The beacons broke no CSP rule (connect-src) and raised nothing.
@@ -32,13 +22,13 @@ describe('first-party telemetry in Chromium', () => {
   });
 
   test('a client-side exception is reported, with the page request id', async () => {
-    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
     const page = await context.newPage();
-    const response = await page.goto(`${server.origin}/fixtures/client-throw`);
+    const response = await page.goto(`${session.server.origin}/fixtures/client-throw`);
     const requestId = response?.headers()['x-request-id'];
     await page.waitForSelector('text=Application error');
-    await waitFor(() => server.logs.some((line) => line.msg === 'client error report'), 10_000, 'a client error report in the log');
-    expect(server.logs.find((line) => line.msg === 'client error report')).toMatchObject({
+    await waitFor(() => session.server.logs.some((line) => line.msg === 'client error report'), 10_000, 'a client error report in the log');
+    expect(session.server.logs.find((line) => line.msg === 'client error report')).toMatchObject({
       level: 40,
       pageRequestId: requestId,
       clientError: { kind: 'uncaught', message: 'thrown in the browser only', route: '/fixtures/client-throw' },

@@ -1,4 +1,3 @@
-import { request } from 'node:http';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../support/proxy-harness.ts';

@@ -14,18 +14,8 @@ import * as navB from '../browser/pages/nav-b.tsx';
 import type { NavBData } from '../browser/pages/nav-b.tsx';
 import type { LateStatusData } from '../browser/pages/late-status.tsx';
 import { loadSlowData, SlowPage } from './slow-page.tsx';
+import { after } from './settle-after.ts';
 
-function after<T>(ms: number, outcome: () => T): Promise<T> {
-  return new Promise((resolve, reject) =>
-    setTimeout(() => {
-      try {
-        resolve(outcome());
-      } catch (error) {
-        reject(error);
-      }
-    }, ms),
-  );
-}
 
 function throwOnServer(): never {
   throw new Error('fixture: thrown on the server');

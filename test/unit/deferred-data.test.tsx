@@ -8,6 +8,7 @@ import { asHydrating, buildApp, errorLines, LEVEL, type TestApp } from '../suppo
 import { arrival, close, DESKTOP_CHROME, getTimed, listen } from '../support/http-client.ts';
 import { inlineScripts, pageDataOf } from '../support/page-data-scripts.ts';
 import type { Server } from 'node:http';
+import { after } from '../support/settle-after.ts';
 
 /** A field of a value built in another realm (the page's scripts run in their own context). */
 function at(value: unknown, ...path: string[]): unknown {
@@ -22,17 +23,6 @@ function kindOf(value: unknown): string {
 
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
-function after<T>(ms: number, value: () => T): Promise<T> {
-  return new Promise((resolve, reject) =>
-    setTimeout(() => {
-      try {
-        resolve(value());
-      } catch (error) {
-        reject(error);
-      }
-    }, ms),
-  );
-}
 
 interface StreamedData {
   readonly fast: string;

@@ -5,7 +5,6 @@ import { createMetricsServer } from '../../server/observability/metrics-server.t
 import { Gauge } from 'prom-client';
 import { createLogger } from '../../server/observability/logger.ts';
 import { buildApp, LEVEL, type LogLine } from '../support/build-app.ts';
-import { close, listen } from '../support/http-client.ts';
 import { fixtureRoutes } from '../support/pages.tsx';
 import type { Server } from 'node:http';
 

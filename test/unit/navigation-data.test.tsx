@@ -4,10 +4,8 @@ import { describe, expect, test } from 'vitest';
 import { defineRoute } from '../../shared/route-definition.ts';
 import { asHydrating, buildApp } from '../support/build-app.ts';
 import { arrival, close, DESKTOP_CHROME, getTimed, listen } from '../support/http-client.ts';
+import { after } from '../support/settle-after.ts';
 
-function after<T>(ms: number, value: T): Promise<T> {
-  return new Promise((resolve) => setTimeout(() => resolve(value), ms));
-}
 
 function Slow({ value }: { readonly value: Promise<string> }) {
   return <p>{use(value)}</p>;
@@ -21,7 +19,7 @@ const pages = asHydrating([
         <Slow value={data.slow} />
       </Suspense>
     ),
-    load: ({ params }) => ({ id: params.id, slow: after(150, `SLOW-${params.id}`) }),
+    load: ({ params }) => ({ id: params.id, slow: after(150, () => `SLOW-${params.id}`) }),
     head: { title: 'Thing' },
   }),
 ]);
