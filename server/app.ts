@@ -20,7 +20,8 @@ import { createMetricsMiddleware } from './observability/metrics-middleware.ts';
 import { createPageHandler, type PageHandlerOptions } from './render/render-page.tsx';
 import { clientRoutes } from './render/client-routes.ts';
 import type { GetLoadContext } from './render/request-context.ts';
-import { createSecurityHeaders } from './security/security-headers.ts';
+import { assignNonce, securityHeaderDefaults } from './security/security-headers.ts';
+import { installResponseHead } from './lifecycle/response-head.ts';
 import { createCsrfCheck, createFormTokenIssuer } from './security/csrf.ts';
 import { createActionHandler } from './actions/action-handler.ts';
 import { createFormBodyParser } from './actions/form-body.ts';
@@ -96,16 +97,19 @@ export function createApp(options: AppOptions): Express {
   app.set('etag', false);
   app.set('trust proxy', options.trustProxy ?? false);
 
+  // Every answer's head gets the request id and the security headers as it is written.
+  installResponseHead(app, { defaults: securityHeaderDefaults(), policy });
   const readiness = options.readiness ?? alwaysReady;
   app.use(createHttpLogger(logger));
   app.use(createConnectionDrain(readiness));
   if (metrics !== undefined) app.use(createMetricsMiddleware(metrics));
-  app.use(createSecurityHeaders(policy));
+  app.use(assignNonce);
   app.use(closeConnectionUnlessBodyRead);
   app.use(rejectMalformedRequests);
+  // Built files first: most requests of a page's load are for them.
+  if (assets !== undefined) app.use(createStaticAssets(assets.dir, ASSETS_PATH));
   app.use(createHealthRouter(readiness));
   app.get([FAVICON_PATH, '/favicon.ico'], sendFavicon);
-  if (assets !== undefined) app.use(ASSETS_PATH, labelRoute(`${ASSETS_PATH}*`), createStaticAssets(assets.dir));
   if (telemetry) {
     app.use(
       createTelemetryRouter({

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
+import type { HeaderPair } from '../lifecycle/response-head.ts';
+import { NOTHING_TO_LOAD } from '../security/content-security-policy.ts';
 import { helmetStaticHeaders } from '../security/security-headers.ts';
 
 /**
@@ -7,11 +9,6 @@ import { helmetStaticHeaders } from '../security/security-headers.ts';
  * stored: a cache that keeps errors would otherwise serve a 400 under a year-long asset URL.
  */
 const NO_STORE = 'private, no-cache, no-store, max-age=0, must-revalidate';
-
-/** A plain-text answer has nothing to load; nothing may be loaded on its behalf. */
-const NOTHING_TO_LOAD = "default-src 'none'; frame-ancestors 'self'";
-
-export type HeaderPair = readonly [name: string, value: string];
 
 let fixedHeaders: readonly HeaderPair[] | undefined;
 

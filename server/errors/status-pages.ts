@@ -7,7 +7,9 @@ import { applicationErrorMessage } from '../../shared/status-view.tsx';
 import { escapeHtml } from '../render/escape-html.ts';
 import { setHtmlHeaders } from '../render/html-headers.ts';
 import { compileTemplate, type HtmlTemplate } from '../render/html-template.ts';
+import { prepareHead, type HeaderPair, type PreparedHead } from '../lifecycle/response-head.ts';
 import { createStatusPagePolicy } from '../security/content-security-policy.ts';
+import { securityHeaderDefaults } from '../security/security-headers.ts';
 import { StatusDocument } from './status-document.tsx';
 
 // Plain letters survive React's escaping unchanged and never occur in the pages' own text.
@@ -20,7 +22,6 @@ const PRERENDERED = [400, 401, 403, 404, 405] as const;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-export type HeaderPair = readonly [name: string, value: string];
 
 /** The hosting provider's analytics scripts (server/render/analytics.ts): URLs and the origins they need. */
 export interface StatusPageAnalytics {
@@ -37,9 +38,12 @@ export interface ErrorPageValues {
   readonly detail?: string | undefined;
 }
 
-/** A whole status answer but for the request's own headers (`X-Request-Id`, `Allow`, ...). */
+/**
+ * A whole status answer but for the request's own headers (`X-Request-Id`, `Allow`, ...): its
+ * head holds helmet's headers and Permissions-Policy too (server/lifecycle/response-head.ts).
+ */
 export interface PreparedAnswer {
-  readonly headers: readonly HeaderPair[];
+  readonly head: PreparedHead;
   readonly body: Buffer;
 }
 
@@ -141,19 +145,22 @@ export function createStatusPages(analytics: StatusPageAnalytics = { sources: []
   const htmlType = html.find(([name]) => name.toLowerCase() === 'content-type') ?? (['Content-Type', 'text/html; charset=utf-8'] as const);
   const otherHtmlHeaders = html.filter((header) => header !== htmlType);
 
-  function headersFor(json: boolean, body: Buffer, csp: string): HeaderPair[] {
-    return [
+  const security = securityHeaderDefaults();
+
+  function headFor(json: boolean, body: Buffer, csp: string): PreparedHead {
+    return prepareHead([
       json ? ['Content-Type', JSON_TYPE] : htmlType,
       ...otherHtmlHeaders,
       // The body depends on Accept (JSON or HTML).
       ['Vary', 'Accept'],
       ['Content-Length', String(body.length)],
+      ...security,
       ['Content-Security-Policy', csp],
-    ];
+    ]);
   }
   function prepare(text: string, json: boolean, nonce: string): PreparedAnswer {
     const body = Buffer.from(text);
-    return { headers: headersFor(json, body, json ? fixedPolicy : policy(nonce)), body };
+    return { head: headFor(json, body, json ? fixedPolicy : policy(nonce)), body };
   }
 
   const pages = new Map<number, HtmlTemplate<'nonce'>>();

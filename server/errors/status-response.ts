@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { writePreparedHead } from '../lifecycle/response-head.ts';
 import { statusJson, type PreparedAnswer, type StatusPages } from './status-pages.ts';
 
 export interface StatusAnswer {
@@ -35,13 +36,12 @@ export function prefersJson(req: Request): boolean {
 }
 
 /**
- * Sends a status answer. The headers set before it stay (the request id, helmet's headers,
- * `Allow`, `Retry-After`); the status answer's own replace any of the same name, the page's
+ * Sends a status answer with its prepared head. Headers set before it stay (`Allow`,
+ * `Retry-After`); the answer's own replace any of the same name, a page's
  * Content-Security-Policy included (docs/security.md).
  */
 export function sendStatusAnswer(req: Request, res: Response, pages: StatusPages, answer: StatusAnswer): void {
-  const { headers, body } = renderStatusAnswer(pages, answer, res.locals.cspNonce ?? '', prefersJson(req));
-  res.statusCode = answer.status;
-  for (const [name, value] of headers) res.setHeader(name, value);
+  const { head, body } = renderStatusAnswer(pages, answer, res.locals.cspNonce ?? '', prefersJson(req));
+  writePreparedHead(res, answer.status, head);
   res.end(body);
 }

@@ -2,8 +2,9 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { DEFAULTS } from '../config.ts';
-import { createBareAnswer, serializeBareAnswer, type HeaderPair } from '../errors/bare-answer.ts';
+import { createBareAnswer, serializeBareAnswer } from '../errors/bare-answer.ts';
 import { AnswerQueues, MAX_PENDING_ANSWERS } from './answer-queue.ts';
+import type { HeaderPair } from './response-head.ts';
 import { setAsideUnreadableTarget } from './request-target.ts';
 
 export { MAX_PENDING_ANSWERS };

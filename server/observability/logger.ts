@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Level, type Logger } from 'pino';
+import { createBatchedStdout } from './log-destination.ts';
 
 /**
  * Paths that may hold secrets if anything ever logs a raw request or response. Our own log
@@ -21,16 +22,9 @@ export interface LoggerOptions {
 }
 
 /**
- * The process's one pino logger: JSON lines, secrets removed. Writes to stdout
- * asynchronously (a syscall per line would be the largest cost of a request); pino flushes
- * what is buffered synchronously when the process exits, so no line is lost.
+ * The process's one pino logger: JSON lines, secrets removed, to stdout in one write per turn
+ * of the event loop (./log-destination.ts).
  */
 export function createLogger({ level, destination }: LoggerOptions): Logger {
-  return pino(
-    {
-      level,
-      redact: { paths: REDACTED_PATHS, remove: true },
-    },
-    destination ?? pino.destination({ dest: 1, sync: false }),
-  );
+  return pino({ level, redact: { paths: REDACTED_PATHS, remove: true } }, destination ?? createBatchedStdout());
 }

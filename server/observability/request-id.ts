@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Request } from 'express';
 
 /** docs/observability.md: letters, digits, `-`, `_`, `.`, at most 128 characters. */
@@ -21,11 +21,10 @@ function fromTrustedProxy(req: IncomingMessage): boolean {
 
 /**
  * Keeps a well-formed incoming `X-Request-Id` from a trusted proxy (so the proxy's id follows
- * the request through), replaces anything else, and echoes the id on the response.
+ * the request through) and replaces anything else. The answer echoes it: written with the head
+ * (server/lifecycle/response-head.ts).
  */
-export function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
+export function assignRequestId(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];
-  const id = typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) && fromTrustedProxy(req) ? incoming : randomUUID();
-  res.setHeader('X-Request-Id', id);
-  return id;
+  return typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming) && fromTrustedProxy(req) ? incoming : randomUUID();
 }

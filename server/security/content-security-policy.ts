@@ -13,6 +13,12 @@ export interface ContentSecurityPolicyOptions {
 export type ContentSecurityPolicy = (nonce: string) => string;
 
 /**
+ * The policy of an answer that is no page: a plain-text refusal, a built file. Should one be
+ * opened as a document (an SVG, a source map), it may load and run nothing.
+ */
+export const NOTHING_TO_LOAD = "default-src 'none'; frame-ancestors 'self'";
+
+/**
  * A source the header can carry as exactly one source: CSP3's scheme-source (`https:`) or
  * host-source (`https://cdn.example.com:8443/path`, `*.example.com`), ASCII letters, digits and
  * `-` in host labels. `;` would start a directive, `,` a second policy, a quote a keyword such

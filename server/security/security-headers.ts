@@ -1,9 +1,9 @@
 import { randomFillSync } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
-import type { ContentSecurityPolicy } from './content-security-policy.ts';
+import type { HeaderPair } from '../lifecycle/response-head.ts';
 
 const NONCE_BYTES = 16;
 /** Random bytes are drawn in batches (as `randomUUID` does): one CSPRNG call per 256 nonces. */
@@ -26,7 +26,7 @@ export function createNonce(): string {
  * once on a response that goes nowhere, and keep the result. A request then copies the list
  * instead of running helmet's eleven middlewares (a tenth of the CPU of a 404 under load).
  */
-export function helmetStaticHeaders(): ReadonlyArray<readonly [string, string]> {
+export function helmetStaticHeaders(): readonly HeaderPair[] {
   const probe = new ServerResponse(new IncomingMessage(new Socket()));
   helmet({ contentSecurityPolicy: false })(probe.req, probe, () => undefined);
   return Object.entries(probe.getHeaders()).map(([name, value]) => [name, String(value)] as const);
@@ -59,20 +59,25 @@ export const PERMISSIONS_POLICY = [
   .map((feature) => `${feature}=()`)
   .join(', ');
 
+let defaults: readonly HeaderPair[] | undefined;
+
 /**
- * helmet's headers and our Permissions-Policy on every response, status and error pages
- * included, plus the CSP with a fresh nonce that React and our inline tags receive through
- * `res.locals.cspNonce`. Strict-Transport-Security is sent over plain HTTP too, where browsers
- * ignore it: sending it only to requests a trusted proxy marks https would lose it whenever
- * TRUST_PROXY is unset or wrong (docs/security.md).
+ * helmet's headers and our Permissions-Policy, for every answer, status and error pages
+ * included (server/lifecycle/response-head.ts adds them, or the answer's prepared head holds
+ * them). Strict-Transport-Security is sent over plain HTTP too, where browsers ignore it:
+ * sending it only to requests a trusted proxy marks https would lose it whenever TRUST_PROXY
+ * is unset or wrong (docs/security.md).
  */
-export function createSecurityHeaders(policy: ContentSecurityPolicy): RequestHandler {
-  const headers = [...helmetStaticHeaders(), ['Permissions-Policy', PERMISSIONS_POLICY] as const];
-  return function securityHeaders(_req: Request, res: Response, next: NextFunction) {
-    const nonce = createNonce();
-    res.locals.cspNonce = nonce;
-    res.setHeader('Content-Security-Policy', policy(nonce));
-    for (const [name, value] of headers) res.setHeader(name, value);
-    next();
-  };
+export function securityHeaderDefaults(): readonly HeaderPair[] {
+  defaults ??= [...helmetStaticHeaders(), ['Permissions-Policy', PERMISSIONS_POLICY]];
+  return defaults;
+}
+
+/**
+ * A fresh nonce for every request, in `res.locals.cspNonce`: React and our inline tags carry it,
+ * and the page's Content-Security-Policy allows it when the answer's head is written.
+ */
+export function assignNonce(_req: Request, res: Response, next: NextFunction): void {
+  res.locals.cspNonce = createNonce();
+  next();
 }

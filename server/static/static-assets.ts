@@ -3,6 +3,9 @@ import { extname, join, relative } from 'node:path';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ContentEncoding } from '../render/compression.ts';
 import { negotiateEncoding } from '../render/compression.ts';
+import { prepareHead, writePreparedHead, type PreparedHead } from '../lifecycle/response-head.ts';
+import { NOTHING_TO_LOAD } from '../security/content-security-policy.ts';
+import { securityHeaderDefaults } from '../security/security-headers.ts';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -15,11 +18,16 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 /** Content-hashed names: the same URL never has other bytes, so caches may keep it a year. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
+/** A file's bytes with the whole head they are sent with. */
+interface Encoded {
+  readonly head: PreparedHead;
+  readonly body: Buffer;
+}
+
 interface StaticFile {
-  readonly type: string;
-  readonly identity: Buffer;
+  readonly identity: Encoded;
   /** The build's `.br` and `.gz` siblings, where compression made the file smaller. */
-  readonly encoded: Partial<Record<ContentEncoding, Buffer>>;
+  readonly encoded: Partial<Record<ContentEncoding, Encoded>>;
 }
 
 /** Each encoding the build writes beside an asset, with its file suffix. */
@@ -36,43 +44,66 @@ function listFiles(dir: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
-function readEncoded(path: string): Partial<Record<ContentEncoding, Buffer>> {
-  const encoded: Partial<Record<ContentEncoding, Buffer>> = {};
+/**
+ * The head of a file's answer, made once: its type and caching, helmet's headers and
+ * Permissions-Policy, and a policy that lets nothing run should the file be opened as a document.
+ */
+function headOf(type: string, body: Buffer, encoding?: ContentEncoding): PreparedHead {
+  return prepareHead([
+    ['Content-Type', type],
+    ['Cache-Control', IMMUTABLE],
+    ['Vary', 'Accept-Encoding'],
+    ...(encoding === undefined ? [] : [['Content-Encoding', encoding] as const]),
+    ['Content-Length', String(body.length)],
+    ...securityHeaderDefaults(),
+    ['Content-Security-Policy', NOTHING_TO_LOAD],
+  ]);
+}
+
+function readFile(path: string, type: string): StaticFile {
+  const body = readFileSync(path);
+  const encoded: Partial<Record<ContentEncoding, Encoded>> = {};
   for (const [encoding, suffix] of SUFFIXES) {
-    if (existsSync(path + suffix)) encoded[encoding] = readFileSync(path + suffix);
+    if (!existsSync(path + suffix)) continue;
+    const bytes = readFileSync(path + suffix);
+    encoded[encoding] = { head: headOf(type, bytes, encoding), body: bytes };
   }
-  return encoded;
+  return { identity: { head: headOf(type, body), body }, encoded };
 }
 
 /**
- * The built client, served from memory: read once at start with the compressed copies the
- * build wrote beside each file (scripts/build-client.ts), so even an instance's first visitor
- * gets brotli or gzip; a build without them (`npm run dev`) is served as it is. Only files
- * the build wrote exist here, so no spelling of `..` reaches anything else; unknown names fall
- * through to the 404 page.
+ * The built client under `urlPath` (`/assets/`), served from memory: read once at start with
+ * the compressed copies the build wrote beside each file (scripts/build-client.ts), so even an
+ * instance's first visitor gets brotli or gzip; a build without them (`npm run dev`) is served
+ * as it is. Only files the build wrote exist here, so no spelling of `..` reaches anything
+ * else; unknown names under the path fall through to the 404 page, labelled with the path's
+ * route pattern for logs and metrics. A plain middleware rather than one mounted at the path:
+ * Express would rewrite and restore `req.url` around it for every request.
  */
-export function createStaticAssets(dir: string): RequestHandler {
+export function createStaticAssets(dir: string, urlPath: string): RequestHandler {
   const files = new Map<string, StaticFile>();
   for (const path of listFiles(dir)) {
     const type = CONTENT_TYPES[extname(path)];
     if (type === undefined) continue;
-    files.set(`/${relative(dir, path).split('\\').join('/')}`, { type, identity: readFileSync(path), encoded: readEncoded(path) });
+    files.set(`${urlPath}${relative(dir, path).split('\\').join('/')}`, readFile(path, type));
   }
+  const routePattern = `${urlPath}*`;
 
   return function serveAsset(req: Request, res: Response, next: NextFunction) {
-    const file = req.method === 'GET' || req.method === 'HEAD' ? files.get(req.path) : undefined;
+    const path = req.path;
+    if (!path.startsWith(urlPath)) {
+      next();
+      return;
+    }
+    res.locals.routePattern = routePattern;
+    const file = req.method === 'GET' || req.method === 'HEAD' ? files.get(path) : undefined;
     if (file === undefined) {
       next();
       return;
     }
     const encoding = negotiateEncoding(req);
-    const encoded = encoding === undefined ? undefined : file.encoded[encoding];
-    const body = encoded ?? file.identity;
-    res.setHeader('Content-Type', file.type);
-    res.setHeader('Cache-Control', IMMUTABLE);
-    res.setHeader('Vary', 'Accept-Encoding');
-    if (encoded !== undefined && encoding !== undefined) res.setHeader('Content-Encoding', encoding);
-    res.setHeader('Content-Length', body.length);
+    const { head, body } = (encoding === undefined ? undefined : file.encoded[encoding]) ?? file.identity;
+    writePreparedHead(res, 200, head);
     res.end(body);
   };
 }

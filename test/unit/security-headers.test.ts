@@ -120,6 +120,27 @@ describe('client assets (built by npm run build)', () => {
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
+  test('a built file carries every security header, its own request id and a policy that lets nothing run, in each encoding', async () => {
+    const { app, logs } = buildApp(routes, { assets });
+    const { helmetStaticHeaders, PERMISSIONS_POLICY } = await import('../../server/security/security-headers.ts');
+    const ids = new Set<string>();
+    for (const encoding of ['identity', 'gzip', 'br']) {
+      const res = await request(app).get(home().script).set('Accept-Encoding', encoding);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe(encoding === 'identity' ? undefined : encoding);
+      for (const [name, value] of helmetStaticHeaders()) expect(res.headers[name.toLowerCase()], name).toBe(value);
+      expect(res.headers['permissions-policy']).toBe(PERMISSIONS_POLICY);
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'self'");
+      ids.add(String(res.headers['x-request-id']));
+    }
+    expect(ids.size).toBe(3);
+    expect(logs.map((line) => [line.route, line.status])).toEqual([
+      ['/assets/*', 200],
+      ['/assets/*', 200],
+      ['/assets/*', 200],
+    ]);
+  });
+
   /** Sends the request target byte for byte: HTTP clients would normalise the dots. */
   function rawGet(target: string): Promise<string> {
     return new Promise((resolve, reject) => {

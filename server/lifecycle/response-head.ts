@@ -1,0 +1,70 @@
+import { ServerResponse, type OutgoingHttpHeaders } from 'node:http';
+import type { Express, Response } from 'express';
+
+export type HeaderPair = readonly [name: string, value: string];
+
+const PREPARED = Symbol('a complete answer head');
+
+/**
+ * Every header of an answer but the request id, as the flat `[name, value, ...]` list Node's
+ * `writeHead` takes: built once for answers that are the same for every request (status pages,
+ * built files), so writing one sets no header by header.
+ */
+export type PreparedHead = readonly string[] & { readonly [PREPARED]: true };
+
+export function prepareHead(pairs: readonly HeaderPair[]): PreparedHead {
+  return Object.assign(pairs.flat(), { [PREPARED]: true as const });
+}
+
+/** Writes an answer's status and prepared head; its body follows with `res.end()`. */
+export function writePreparedHead(res: Response, status: number, head: PreparedHead): void {
+  res.writeHead(status, head as unknown as string[]);
+}
+
+function isPrepared(headers: unknown): headers is PreparedHead {
+  return Array.isArray(headers) && (headers as Partial<PreparedHead>)[PREPARED] === true;
+}
+
+export interface ResponseHeadOptions {
+  /** What every answer carries unless it set a header of the same name itself. */
+  readonly defaults: readonly HeaderPair[];
+  /** The Content-Security-Policy of an answer that sets none, for the request's nonce. */
+  readonly policy: (nonce: string) => string;
+}
+
+type WriteHead = (statusCode: number, reasonOrHeaders?: string | OutgoingHttpHeaders | readonly string[], headers?: OutgoingHttpHeaders | readonly string[]) => ServerResponse;
+
+/**
+ * The headers of every answer of the app are completed when its head is written, the one
+ * moment every answer passes through (Node's own `res.end()`, `res.write()` and
+ * `res.flushHeaders()` call `writeHead` too): the request id (docs/observability.md), then
+ * helmet's headers, our Permissions-Policy and the page Content-Security-Policy with the
+ * request's nonce (docs/security.md), each unless the answer set its own. An answer with a
+ * prepared head already holds all but the request id, and is written as one list.
+ *
+ * Written then rather than stamped on every response as a request arrives: most answers under
+ * load (a file, a 404) bring their own complete head, and setting some fifteen headers one by
+ * one to replace them was a measurable share of such an answer's CPU (docs/benchmark.md).
+ * The method is Express's per-app response prototype's, so no response is touched and other
+ * apps in the same process keep Node's.
+ */
+export function installResponseHead(app: Express, { defaults, policy }: ResponseHeadOptions): void {
+  const writeHead = ServerResponse.prototype.writeHead as WriteHead;
+  const response = app.response as unknown as { writeHead: WriteHead };
+  response.writeHead = function writeHeadCompleted(this: Response, statusCode, reasonOrHeaders, headers) {
+    if (this.headersSent) return writeHead.call(this, statusCode, reasonOrHeaders, headers);
+    const id = this.req.id;
+    const given = typeof reasonOrHeaders === 'string' ? headers : reasonOrHeaders;
+    if (isPrepared(given)) {
+      const complete = id === undefined ? given : [...given, 'X-Request-Id', id];
+      return typeof reasonOrHeaders === 'string' ? writeHead.call(this, statusCode, reasonOrHeaders, complete) : writeHead.call(this, statusCode, complete);
+    }
+    // Headers passed to writeHead itself replace these, as Node merges them.
+    if (id !== undefined) this.setHeader('X-Request-Id', id);
+    for (const [name, value] of defaults) {
+      if (!this.hasHeader(name)) this.setHeader(name, value);
+    }
+    if (!this.hasHeader('Content-Security-Policy')) this.setHeader('Content-Security-Policy', policy(this.locals.cspNonce));
+    return writeHead.call(this, statusCode, reasonOrHeaders, headers);
+  };
+}
