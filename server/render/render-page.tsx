@@ -235,8 +235,9 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
     }
 
     // Only a page that hydrates needs its data in the document; deferred values follow it there.
-    // Every page goes through it: React's 4 KiB slices leave as one write per batch, and the
-    // deferred values' scripts (only on pages that hydrate) go in between.
+    // Every page goes through the injector: React's 4 KiB slices leave as one write per batch
+    // (a shell longer than the response's buffer would otherwise leave in two, around a 'drain'),
+    // and the deferred values' scripts (only on pages that hydrate) go in between.
     const injector: ScriptInjector = createScriptInjector(nonce);
     if (pageAssets === undefined || !deferred.hasPending) injector.complete();
     const dataStream: DataStream | undefined =
@@ -302,7 +303,8 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
       }
       enter('streaming');
       const destination = encoding === undefined ? res : compressInto(res, encoding);
-      pipe(injector.connect(destination));
+      // React's pipe() is typed for a stream.Writable; it uses only what ReactDestination has.
+      pipe(injector.connect(destination) as unknown as NodeJS.WritableStream);
     }
 
     const { pipe, abort } = renderToPipeableStream(

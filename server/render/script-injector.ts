@@ -1,4 +1,4 @@
-import { Writable } from 'node:stream';
+import { EventEmitter } from 'node:events';
 
 /** The bytes React ends every document with (`</body>` and `</html>`, in its last batch). */
 const DOCUMENT_END = Buffer.from('</body></html>');
@@ -8,13 +8,28 @@ export interface PageDestination extends NodeJS.WritableStream {
   flush?: (() => void) | undefined;
 }
 
+/**
+ * What React's `pipe()` needs of a destination: `write`, `end`, the `flush` it calls after each
+ * batch, `destroy` after a fatal error, and the events it listens to (`close` is the one this
+ * sends). Not a stream.Writable:
+ * under load, the Writable per response kept a whole page's objects alive into the next
+ * young-generation collection, and collecting them took a fifth of a page's CPU
+ * (docs/benchmark.md).
+ */
+export interface ReactDestination extends EventEmitter {
+  write(chunk: Uint8Array | string): boolean;
+  end(): void;
+  flush(): void;
+  destroy(): void;
+}
+
 export interface ScriptInjector {
   /** Adds an inline script (already safe inside `<script>`) under the request's nonce. */
   inject(script: string): void;
   /** No script will follow: the document may end once React has finished too. */
   complete(): void;
   /** What React pipes into once the response starts; scripts injected so far follow the shell. */
-  connect(destination: PageDestination): Writable & { flush(): void };
+  connect(destination: PageDestination): ReactDestination;
 }
 
 /**
@@ -26,7 +41,7 @@ export interface ScriptInjector {
  * and the scripts are done: a deferred value no component read still reaches the browser.
  */
 export function createScriptInjector(nonce: string): ScriptInjector {
-  const held: Buffer[] = [];
+  const held: Uint8Array[] = [];
   let waiting: string[] = [];
   let destination: PageDestination | undefined;
   let between = false;
@@ -103,33 +118,39 @@ export function createScriptInjector(nonce: string): ScriptInjector {
     },
     connect(target) {
       destination = target;
-      const stream = new Writable({
-        write(chunk: Buffer, _encoding, callback) {
+      const sink = Object.assign(new EventEmitter(), {
+        write(chunk: Uint8Array | string): boolean {
           between = false;
-          held.push(chunk);
-          callback();
+          // React writes a long string (its stylesheet text, say) as it is, the rest as bytes.
+          held.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+          // Held until React's flush: nothing to wait for.
+          return true;
         },
-        final(callback) {
+        end(): void {
           release(target);
           between = true;
           reactDone = true;
           endWhenDone();
           target.flush?.();
-          callback();
+        },
+        flush(): void {
+          release(target);
+          between = true;
+          target.flush?.();
+        },
+        /** React's end after a fatal error: what it wrote is dropped; the response is the page handler's to end. */
+        destroy(): void {
+          closed = true;
+          held.length = 0;
+          sink.emit('close');
         },
       });
       // A client that goes away closes the destination; React hears it from what it writes to.
       target.once('close', function destinationClosed() {
         closed = true;
-        stream.destroy();
+        sink.emit('close');
       });
-      return Object.assign(stream, {
-        flush() {
-          release(target);
-          between = true;
-          target.flush?.();
-        },
-      });
+      return sink;
     },
   };
 }

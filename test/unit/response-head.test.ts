@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import express, { type Express } from 'express';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
@@ -89,7 +90,8 @@ describe('the head of every answer', () => {
     expect(prepared.status).toBe(404);
     expect(prepared.text).toBe('prepared');
     // Exactly the prepared list, in its order, then the id: no default was added to it.
-    const names = prepared.res.rawHeaders.filter((_value, i) => i % 2 === 0);
+    const { rawHeaders } = (prepared as unknown as { res: IncomingMessage }).res;
+    const names = rawHeaders.filter((_value, i) => i % 2 === 0);
     expect(names.slice(0, 5)).toEqual(['Content-Type', 'Content-Length', 'X-Frame-Options', 'Content-Security-Policy', 'X-Request-Id']);
     expect(prepared.headers['x-content-type-options']).toBeUndefined();
     const allow = await request(app).get('/allow');
