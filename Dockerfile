@@ -19,10 +19,16 @@ ENV NODE_ENV=production \
     PORT=3000
 WORKDIR /app
 # Owned by root and only readable by `node`: the process cannot rewrite its own code.
-# package.json says the bundle is an ES module ("type": "module").
+# package.json says the entry, main.js, is an ES module ("type": "module").
 COPY --from=build /app/dist/server ./dist/server
 COPY --from=build /app/dist/client ./dist/client
 COPY package.json ./
+# V8's code for the server, compiled by this image's own Node (the build stage's may be another
+# 24.x, whose cache V8 would refuse): fill-code-cache.js starts the server once on loopback and
+# writes dist/server/server.cjs.code-cache, as root like the code it belongs to; the server only
+# reads it (docs/deployment.md#code-cache). A server that crashes or hangs on its first requests
+# stops the image build here; its log lines are of no use.
+RUN node dist/server/fill-code-cache.js > /dev/null
 USER node
 EXPOSE 3000
 # Node itself probes /healthz: no curl in the image.

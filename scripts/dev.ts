@@ -86,7 +86,11 @@ function scheduleRestart(): void {
   restartTimer = setTimeout(() => void restartServer(), 80);
 }
 
-function onRebuild(name: string, after?: (result: esbuild.BuildResult) => Promise<void>): esbuild.Plugin {
+/** Builds that have finished once: the server starts only when its entry, its bundle and the client are all written. */
+const BUILDS = ['client', 'server entry', 'server'] as const;
+const builtOnce = new Set<string>();
+
+function onRebuild(name: (typeof BUILDS)[number], after?: (result: esbuild.BuildResult) => Promise<void>): esbuild.Plugin {
   return {
     name: `restart-after-${name}`,
     setup(build) {
@@ -94,7 +98,8 @@ function onRebuild(name: string, after?: (result: esbuild.BuildResult) => Promis
         if (result.errors.length > 0) return;
         await after?.(result);
         process.stdout.write(`[dev] ${name} rebuilt\n`);
-        scheduleRestart();
+        builtOnce.add(name);
+        if (BUILDS.every((each) => builtOnce.has(each))) scheduleRestart();
       });
     },
   };
@@ -112,13 +117,19 @@ const client = await esbuild.context({
     }),
   ],
 });
-const serverOptions = serverBuildOptions(SERVER_OUT);
-const server = await esbuild.context({ ...serverOptions, plugins: [...(serverOptions.plugins ?? []), onRebuild('server')] });
-await Promise.all([client.watch(), server.watch()]);
+// Development React: its warnings are what dev mode is for. No code cache: the server is run
+// with --enable-source-maps, so the entry requires the bundle (server/load-server.ts).
+const serverOptions = serverBuildOptions(SERVER_OUT, 'chosen-at-run-time');
+const servers = await Promise.all(
+  ([['server entry', serverOptions.entry], ['server', serverOptions.server]] as const).map(([name, options]) =>
+    esbuild.context({ ...options, plugins: [...(options.plugins ?? []), onRebuild(name)] }),
+  ),
+);
+await Promise.all([client.watch(), ...servers.map((server) => server.watch())]);
 process.stdout.write(`[dev] watching; pages reload through ${RELOAD_URL}\n`);
 
 async function shutdown(): Promise<void> {
-  await Promise.all([client.dispose(), server.dispose()]);
+  await Promise.all([client.dispose(), ...servers.map((server) => server.dispose())]);
   await stopServer();
   process.exit(0);
 }

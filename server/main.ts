@@ -1,18 +1,24 @@
-import { fileURLToPath } from 'node:url';
 import { routes } from '../shared/routes.ts';
 import { ConfigError, parseConfig, type Config } from './config.ts';
-import { START_EXIT, startServer } from './start-server.ts';
+import type { CodeCacheUse } from './load-server.ts';
+import { START_EXIT, startServer, type RunningServer } from './start-server.ts';
 
-/** The bundle lives in dist/server/; the client build beside it in dist/client/. */
-const DEFAULT_ASSETS_DIR = fileURLToPath(new URL('../client/', import.meta.url));
+export interface MainOptions {
+  /** Where the client build is unless ASSETS_DIR says otherwise: dist/client/, beside the bundle's dist/server/. */
+  readonly defaultAssetsDir: string;
+  /** The environment to read; the process's own but for the build's run that fills the code cache. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** How the bundle was compiled (load-server.ts), for the "listening" line. */
+  readonly codeCache?: CodeCacheUse;
+}
 
 /**
  * The only place that reads the environment; a bad value stops the process here, before the log
  * level is known, so its one line goes to stderr as plain text (docs/deployment.md).
  */
-function readConfig(): Config {
+function readConfig(env: NodeJS.ProcessEnv, defaultAssetsDir: string): Config {
   try {
-    return parseConfig(process.env, { assetsDir: DEFAULT_ASSETS_DIR });
+    return parseConfig(env, { assetsDir: defaultAssetsDir });
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -22,6 +28,12 @@ function readConfig(): Config {
   }
 }
 
-// Failures past this point (no client build, a port that cannot be listened on) are one fatal
-// log line and an exit code of START_EXIT, written by startServer itself.
-await startServer(readConfig(), routes);
+/**
+ * Reads the configuration and starts the server: what `node dist/server/main.js` runs, once
+ * entry.ts has loaded this bundle. Loading it starts nothing. Failures past the configuration (no
+ * client build, a port that cannot be listened on) are one fatal log line and an exit code of
+ * START_EXIT, written by startServer itself.
+ */
+export function main({ defaultAssetsDir, env = process.env, codeCache }: MainOptions): Promise<RunningServer> {
+  return startServer(readConfig(env, defaultAssetsDir), routes, { codeCache });
+}

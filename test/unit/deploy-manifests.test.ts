@@ -122,6 +122,13 @@ describe('the Dockerfile', () => {
     expect(instructions).not.toMatch(/curl|wget/);
   });
 
+  test('writes the code cache with the image’s own Node, as root, after the client build is in place', () => {
+    const finalStage = instructions.split(/^FROM /m).at(-1) ?? '';
+    const fill = finalStage.search(/^RUN node dist\/server\/fill-code-cache\.js\b/m);
+    expect(fill).toBeGreaterThan(finalStage.search(/^COPY --from=build \/app\/dist\/client /m));
+    expect(fill).toBeLessThan(finalStage.search(/^USER node$/m));
+  });
+
   test('keeps sources, tests and local builds out of the build context', () => {
     const ignored = readFileSync(join(import.meta.dirname, '..', '..', '.dockerignore'), 'utf8').split('\n');
     expect(ignored).toEqual(expect.arrayContaining(['node_modules', 'dist', '.git']));
