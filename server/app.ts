@@ -18,6 +18,7 @@ import { closeConnectionUnlessBodyRead } from './errors/body-limit.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { createMetricsMiddleware } from './observability/metrics-middleware.ts';
 import { createPageHandler, type PageHandlerOptions } from './render/render-page.tsx';
+import { createDocumentHeaders } from './render/document-headers.ts';
 import { clientRoutes } from './render/client-routes.ts';
 import type { GetLoadContext } from './render/request-context.ts';
 import { assignNonce, securityHeaderDefaults } from './security/security-headers.ts';
@@ -121,6 +122,7 @@ export function createApp(options: AppOptions): Express {
   }
 
   // Resolved once here: the page handler takes every setting as given.
+  const compression = options.compression ?? DEFAULTS.compression;
   const pageOptions: PageHandlerOptions = {
     renderTimeoutMs: options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs,
     assets,
@@ -128,13 +130,14 @@ export function createApp(options: AppOptions): Express {
     analyticsSources: analytics.sources,
     telemetry,
     development,
-    compression: options.compression ?? DEFAULTS.compression,
+    compression,
     onShellReady: metrics === undefined ? undefined : (route: string, seconds: number) => metrics.observeShell(route, seconds),
     publicOrigin,
     getLoadContext: options.getLoadContext,
     site: { name: options.site?.name ?? APP_NAME, description: options.site?.description },
     clientRoutes: clientRoutes(routes, assets),
     formToken: csrf === undefined ? undefined : createFormTokenIssuer(csrf),
+    documentHeaders: createDocumentHeaders({ policy, compression }),
   };
   const methodNotAllowed = createMethodNotAllowedHandler(pages);
   const actionMethodNotAllowed = createMethodNotAllowedHandler(pages, 'GET, HEAD, POST');

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Response } from 'express';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { statusMessage } from '../../shared/http-error.ts';
 import { applicationErrorMessage } from '../../shared/status-view.tsx';
 import { escapeHtml } from '../render/escape-html.ts';
-import { setHtmlHeaders } from '../render/html-headers.ts';
+import { HTML_HEADERS } from '../render/html-headers.ts';
 import { compileTemplate, type HtmlTemplate } from '../render/html-template.ts';
 import { prepareHead, type HeaderPair, type PreparedHead } from '../lifecycle/response-head.ts';
 import { createStatusPagePolicy } from '../security/content-security-policy.ts';
@@ -87,22 +86,6 @@ function styleHashesOf(html: string): string[] {
   return [...hashes];
 }
 
-/**
- * The headers every HTML answer carries (server/render/html-headers.ts), recorded once: one
- * source for pages and status answers.
- */
-function htmlHeaders(): HeaderPair[] {
-  const set = new Map<string, HeaderPair>();
-  const recorder = {
-    setHeader(name: string, value: unknown) {
-      set.set(name.toLowerCase(), [name, String(value)]);
-      return recorder;
-    },
-  };
-  setHtmlHeaders(recorder as unknown as Response);
-  return [...set.values()];
-}
-
 type DocumentProps = Omit<Parameters<typeof StatusDocument>[0], 'analyticsSources'>;
 
 /**
@@ -141,9 +124,8 @@ export function createStatusPages(analytics: StatusPageAnalytics = { sources: []
   });
   // A JSON body runs no script, so its policy never needs the nonce: the fixed one.
   const fixedPolicy = createStatusPagePolicy({ styleHashes })('');
-  const html = htmlHeaders();
-  const htmlType = html.find(([name]) => name.toLowerCase() === 'content-type') ?? (['Content-Type', 'text/html; charset=utf-8'] as const);
-  const otherHtmlHeaders = html.filter((header) => header !== htmlType);
+  const htmlType = HTML_HEADERS.find(([name]) => name === 'Content-Type') ?? (['Content-Type', 'text/html; charset=utf-8'] as const);
+  const otherHtmlHeaders = HTML_HEADERS.filter((header) => header !== htmlType);
 
   const security = securityHeaderDefaults();
 

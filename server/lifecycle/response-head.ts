@@ -16,6 +16,11 @@ export function prepareHead(pairs: readonly HeaderPair[]): PreparedHead {
   return Object.assign(pairs.flat(), { [PREPARED]: true as const });
 }
 
+/** `head` and a request's own headers after it, as one prepared head. */
+export function extendHead(head: PreparedHead, pairs: readonly HeaderPair[]): PreparedHead {
+  return Object.assign(head.concat(pairs.flat()), { [PREPARED]: true as const });
+}
+
 /** Writes an answer's status and prepared head; its body follows with `res.end()`. */
 export function writePreparedHead(res: Response, status: number, head: PreparedHead): void {
   res.writeHead(status, head as unknown as string[]);

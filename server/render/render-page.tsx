@@ -9,10 +9,10 @@ import { statusDigest } from '../../shared/server-digests.ts';
 import type { RouteDefinition, RouteParams } from '../../shared/route-definition.ts';
 import { untilAborted } from './abortable.ts';
 import { bootstrapScript, type ClientAssets } from './client-assets.ts';
-import { choosePageEncoding, compressInto } from './compression.ts';
+import { compressInto, negotiateEncoding } from './compression.ts';
 import { createDataStream, type DataStream } from './data-stream.ts';
 import { deferData, DeferredDataError } from './deferred-data.ts';
-import { setHtmlHeaders } from './html-headers.ts';
+import type { DocumentHeaders } from './document-headers.ts';
 import { isCrawler } from './is-crawler.ts';
 import { PageDocument } from './page-document.tsx';
 import { ClientDisconnectedError, RenderNotNeededError, RenderTimeoutError, isRenderStopReason } from './render-errors.ts';
@@ -22,6 +22,7 @@ import { normalizeParams } from './route-params.ts';
 import { sendPageData } from './page-data-response.ts';
 import { createScriptInjector, type ScriptInjector } from './script-injector.ts';
 import { createDigest } from '../errors/digest.ts';
+import { writePreparedHead } from '../lifecycle/response-head.ts';
 import { logServerError } from '../errors/server-error-log.ts';
 import { requestPath } from '../observability/request-path.ts';
 
@@ -51,6 +52,8 @@ export interface PageHandlerOptions {
   readonly clientRoutes: readonly ClientRoute[];
   /** The request's form token, when the app has actions (a cookie is set if it had none). */
   readonly formToken: ((req: Request, res: Response) => string) | undefined;
+  /** The headers of every document (document-headers.ts). */
+  readonly documentHeaders: DocumentHeaders;
 }
 
 /** Path patterns with parameters or wildcards serve many paths, so many canonical URLs. */
@@ -64,7 +67,7 @@ const VARIABLE_PATH = /[:*]/;
  */
 export function createPageHandler(route: RouteDefinition, options: PageHandlerOptions): RequestHandler {
   const { renderTimeoutMs, assets, liveReloadScript, analyticsSources, telemetry, development, onShellReady, compression } = options;
-  const { publicOrigin, getLoadContext, site, clientRoutes, formToken } = options;
+  const { publicOrigin, getLoadContext, site, clientRoutes, formToken, documentHeaders } = options;
   const pageAssets = route.page === undefined ? undefined : assets?.routes.get(route.path);
   if (route.page !== undefined && assets !== undefined && pageAssets === undefined) {
     throw new Error(`Route ${route.path}: its page module is not in the client build (run npm run build)`);
@@ -290,11 +293,8 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
       }
       const shellSeconds = (performance.now() - started) / 1000;
       onShellReady?.(route.path, shellSeconds);
-      res.status(status);
-      setHtmlHeaders(res);
-      // Browser tools show the server's share of the wait (docs/observability.md).
-      res.setHeader('Server-Timing', `shell;desc="React shell";dur=${(shellSeconds * 1000).toFixed(1)}`);
-      const encoding = choosePageEncoding(req, res, compression);
+      const encoding = compression ? negotiateEncoding(req) : undefined;
+      writePreparedHead(res, status, documentHeaders(encoding, nonce, shellSeconds * 1000));
       if (req.method === 'HEAD') {
         enter('done');
         res.end();

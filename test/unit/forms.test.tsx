@@ -611,3 +611,31 @@ describe('the log', () => {
     for (const secret of [token, forged, token.split('.')[0] ?? token, forged.split('.')[1] ?? forged, SECRET]) expect(text).not.toContain(secret);
   });
 });
+
+describe("a document's head", () => {
+  /** Header names as sent, lower-cased, in order. */
+  function namesOf(res: request.Response): string[] {
+    const { rawHeaders } = (res as unknown as { res: { rawHeaders: string[] } }).res;
+    return rawHeaders.filter((_value, i) => i % 2 === 0).map((name) => name.toLowerCase());
+  }
+
+  test.each([
+    ['a page of an app with actions, its token cookie set before the head', '/plain', undefined],
+    ['a page with a form', '/signup/a', 'identity'],
+    ['a page with a form, compressed', '/signup/a', 'br'],
+  ])('%s carries every header once: HTML, security, its policy for the nonce, timing, request id, the cookie', async (_what, path, encoding) => {
+    const { app } = formApp();
+    const res = await request(app)
+      .get(path)
+      .set('Accept-Encoding', encoding ?? 'identity');
+    expect(res.status).toBe(200);
+    const names = namesOf(res);
+    expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([]);
+    for (const name of ['content-type', 'cache-control', 'x-accel-buffering', 'vary', 'strict-transport-security', 'x-frame-options', 'permissions-policy', 'content-security-policy', 'server-timing', 'x-request-id']) {
+      expect(names, name).toContain(name);
+    }
+    expect(String(res.headers['content-security-policy'])).toMatch(/script-src 'nonce-[A-Za-z0-9+/=]{22,}' 'strict-dynamic'/);
+    expect(res.headers['content-encoding']).toBe(encoding === 'br' ? 'br' : undefined);
+    expect(setCookie(res)).toMatch(/^csrf=/);
+  });
+});

@@ -1,0 +1,37 @@
+import { extendHead, prepareHead, type PreparedHead } from '../lifecycle/response-head.ts';
+import type { ContentSecurityPolicy } from '../security/content-security-policy.ts';
+import { securityHeaderDefaults } from '../security/security-headers.ts';
+import type { ContentEncoding } from './compression.ts';
+import { HTML_HEADERS } from './html-headers.ts';
+
+export interface DocumentHeadersOptions {
+  /** The page policy, for the request's nonce. */
+  readonly policy: ContentSecurityPolicy;
+  /** Pages may be compressed: their answers vary with Accept-Encoding. */
+  readonly compression: boolean;
+}
+
+/** A document's whole head for its encoding, nonce and time to shell. */
+export type DocumentHeaders = (encoding: ContentEncoding | undefined, nonce: string, shellMs: number) => PreparedHead;
+
+/**
+ * The headers of a page's document: the HTML headers, Vary and Content-Encoding, helmet's headers
+ * and Permissions-Policy are made once per encoding; a request adds its Content-Security-Policy
+ * and Server-Timing (and the request id, when written). Setting the fifteen-odd headers one by
+ * one, each validated, was a tenth of a small page's CPU (docs/benchmark.md).
+ */
+export function createDocumentHeaders({ policy, compression }: DocumentHeadersOptions): DocumentHeaders {
+  const security = securityHeaderDefaults();
+  const vary = compression ? ([['Vary', 'Accept-Encoding']] as const) : [];
+  function headFor(encoding?: ContentEncoding): PreparedHead {
+    return prepareHead([...HTML_HEADERS, ...vary, ...(encoding === undefined ? [] : [['Content-Encoding', encoding] as const]), ...security]);
+  }
+  const heads = { identity: headFor(), br: headFor('br'), gzip: headFor('gzip') };
+  return function documentHeaders(encoding, nonce, shellMs) {
+    return extendHead(heads[encoding ?? 'identity'], [
+      ['Content-Security-Policy', policy(nonce)],
+      // Browser tools show the server's share of the wait (docs/observability.md).
+      ['Server-Timing', `shell;desc="React shell";dur=${shellMs.toFixed(1)}`],
+    ]);
+  };
+}
