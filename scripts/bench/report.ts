@@ -36,6 +36,8 @@ export interface TableRow {
   readonly errors: number;
   readonly errorDetail: { readonly unexpectedStatuses: number; readonly connectionErrors: number; readonly timeouts: number };
   readonly bytesPerResponse: number;
+  /** The server's CPU time per response, all threads, mean of the rounds; undefined without /proc. */
+  readonly cpuMicrosPerResponse: number | undefined;
   readonly peakRssMiB: number | undefined;
   /** The contender the ratios divide by; absent on baseline rows. */
   readonly comparedWith?: string;
@@ -141,6 +143,7 @@ export function scenarioRows(result: ScenarioResult): TableRow[] {
         timeouts: sum(runs.runs.map((run) => run.timeouts)),
       },
       bytesPerResponse: mean(runs.runs.map((run) => run.bytesPerResponse)),
+      cpuMicrosPerResponse: runs.cpuMicrosPerResponse.length === 0 ? undefined : mean(runs.cpuMicrosPerResponse),
       peakRssMiB: runs.peakRssBytes === undefined ? undefined : runs.peakRssBytes / MIB,
       ...(isSubject ? { comparedWith: scenario.comparison.baseline } : {}),
       ratios,

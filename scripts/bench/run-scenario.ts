@@ -21,6 +21,8 @@ export interface ServerRuns {
   readonly path: string;
   /** One per round, in order: A B A B shows drift between rounds. */
   readonly runs: readonly LoadResult[];
+  /** The server's CPU time per response in each measured round (all its threads), where /proc tells. */
+  readonly cpuMicrosPerResponse: readonly number[];
   readonly peakRssBytes: number | undefined;
 }
 
@@ -57,6 +59,7 @@ export async function runScenario(scenario: Scenario, specs: Readonly<Record<Ser
   try {
     for (const contender of contenders) running.set(contender.id, await spawnBenchServer(specs[contender.server], settings.logDir));
     const runs = new Map<string, LoadResult[]>(contenders.map((contender) => [contender.id, []]));
+    const cpu = new Map<string, number[]>(contenders.map((contender) => [contender.id, []]));
 
     async function load(contender: Contender, durationSeconds: number): Promise<LoadResult> {
       const server = running.get(contender.id);
@@ -73,8 +76,13 @@ export async function runScenario(scenario: Scenario, specs: Readonly<Record<Ser
     }
     for (let round = 1; round <= settings.rounds; round += 1) {
       for (const contender of contenders) {
+        const server = running.get(contender.id);
+        const cpuBefore = server?.cpuTimeMicros();
         const result = await load(contender, settings.durationSeconds);
+        const cpuAfter = server?.cpuTimeMicros();
         runs.get(contender.id)?.push(result);
+        // Less noisy than req/s on a shared machine: what the server spent, not how fast the load came.
+        if (cpuBefore !== undefined && cpuAfter !== undefined && result.responses > 0) cpu.get(contender.id)?.push((cpuAfter - cpuBefore) / result.responses);
         const name = contender.label ?? running.get(contender.id)?.name ?? contender.id;
         settings.progress(
           `${scenario.id.padEnd(13)} round ${round}  ${name.padEnd(24)} ${Math.round(result.requestsPerSecond).toString().padStart(6)} req/s  p99 ${result.p99Ms} ms  errors ${result.errors}`,
@@ -88,6 +96,7 @@ export async function runScenario(scenario: Scenario, specs: Readonly<Record<Ser
         contender,
         path: pathOf(contender),
         runs: runs.get(contender.id) ?? [],
+        cpuMicrosPerResponse: cpu.get(contender.id) ?? [],
         peakRssBytes: running.get(contender.id)?.peakRssBytes(),
       })),
     };

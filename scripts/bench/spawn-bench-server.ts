@@ -6,6 +6,7 @@ import { httpGet } from '../lib/http-get.ts';
 import { freePort, LOOPBACK } from '../lib/loopback.ts';
 import { spawnEntry } from '../lib/spawn-entry.ts';
 import { track } from './child-registry.ts';
+import { cpuTimeMicros } from './process-cpu.ts';
 import { peakRssBytes } from './process-memory.ts';
 
 /** One server the bench can start: a bundled entry run by this (the pinned) Node. */
@@ -24,6 +25,8 @@ export interface BenchServer {
   readonly readyMs: number;
   /** Peak RSS of the process so far (kernel high-water mark). */
   peakRssBytes(): number | undefined;
+  /** CPU time the server has used so far, all threads (process-cpu.ts). */
+  cpuTimeMicros(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -85,7 +88,7 @@ export async function spawnBenchServer(spec: BenchServerSpec, logDir: string): P
     if (pid === undefined) throw new Error(`could not spawn ${spec.entry}`);
     await firstOk(origin, child, () => stderrTail);
     const readyMs = performance.now() - started;
-    return { name: spec.name, pid, origin, readyMs, peakRssBytes: () => peakRssBytes(pid), stop };
+    return { name: spec.name, pid, origin, readyMs, peakRssBytes: () => peakRssBytes(pid), cpuTimeMicros: () => cpuTimeMicros(pid), stop };
   } catch (error) {
     await stop();
     throw new Error(`${spec.name}: ${error instanceof Error ? error.message : String(error)}`);

@@ -11,10 +11,9 @@ export interface PageDestination extends NodeJS.WritableStream {
 /**
  * What React's `pipe()` needs of a destination: `write`, `end`, the `flush` it calls after each
  * batch, `destroy` after a fatal error, and the events it listens to (`close` is the one this
- * sends). Not a stream.Writable:
- * under load, the Writable per response kept a whole page's objects alive into the next
- * young-generation collection, and collecting them took a fifth of a page's CPU
- * (docs/benchmark.md).
+ * sends). Not a stream.Writable: with one per response, a third of what a page allocated
+ * survived each young-generation collection under load, and collecting took a sixth of the
+ * page's CPU (docs/benchmark.md; why the Writable kept so much alive was not found).
  */
 export interface ReactDestination extends EventEmitter {
   write(chunk: Uint8Array | string): boolean;
