@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadClientAssets, type ClientAssets } from '../../server/render/client-assets.ts';
 import { createContentSecurityPolicy } from '../../server/security/content-security-policy.ts';
 import { routes } from '../../shared/routes.ts';
+import { VITALS_ENDPOINT } from '../../shared/telemetry.ts';
 import { buildApp } from '../support/build-app.ts';
 import { close, listen } from '../support/http-client.ts';
 import { fixtureRoutes } from '../support/pages.tsx';
@@ -193,6 +194,37 @@ describe('helmet headers', () => {
     const { app } = buildApp(fixtureRoutes());
     const res = await request(app).get('/missing');
     for (const [name, value] of Object.entries(headers)) expect(res.headers[name], name).toBe(value);
+  });
+});
+
+describe('every kind of answer', () => {
+  test('carries helmet\'s headers, Permissions-Policy, a Content-Security-Policy and its own request id', async () => {
+    const { helmetStaticHeaders, PERMISSIONS_POLICY } = await import('../../server/security/security-headers.ts');
+    const { app } = buildApp(fixtureRoutes(), { telemetry: { enabled: true } });
+    const answers = [
+      await request(app).get('/users/1'),
+      await request(app).head('/users/1'),
+      await request(app).get('/missing').set('Accept', 'application/json'),
+      await request(app).post('/users/1'),
+      await request(app).get('/favicon.svg'),
+      await request(app).get('/favicon.ico'),
+      await request(app).get('/healthz'),
+      await request(app).get('/readyz'),
+      await request(app).post('/healthz'),
+      await request(app).post(VITALS_ENDPOINT).set('Content-Type', 'application/json').send('{}'),
+      await request(app).get('/%E0%A4%A'),
+      await request(app).get('/throw-in-load'),
+    ];
+    const ids = new Set<string>();
+    for (const res of answers) {
+      const what = `${res.req.method} ${res.req.path} (${res.status})`;
+      for (const [name, value] of helmetStaticHeaders()) expect(res.headers[name.toLowerCase()], `${what}: ${name}`).toBe(value);
+      expect(res.headers['permissions-policy'], what).toBe(PERMISSIONS_POLICY);
+      expect(res.headers['content-security-policy'], what).toMatch(/default-src '(self|none)'/);
+      expect(res.headers['x-request-id'], what).toMatch(/^[0-9a-f-]{36}$/);
+      ids.add(String(res.headers['x-request-id']));
+    }
+    expect(ids.size).toBe(answers.length);
   });
 });
 
