@@ -201,23 +201,23 @@ describe('every kind of answer', () => {
   test('carries helmet\'s headers, Permissions-Policy, a Content-Security-Policy and its own request id', async () => {
     const { helmetStaticHeaders, PERMISSIONS_POLICY } = await import('../../server/security/security-headers.ts');
     const { app } = buildApp(fixtureRoutes(), { telemetry: { enabled: true } });
-    const answers = [
-      await request(app).get('/users/1'),
-      await request(app).head('/users/1'),
-      await request(app).get('/missing').set('Accept', 'application/json'),
-      await request(app).post('/users/1'),
-      await request(app).get('/favicon.svg'),
-      await request(app).get('/favicon.ico'),
-      await request(app).get('/healthz'),
-      await request(app).get('/readyz'),
-      await request(app).post('/healthz'),
-      await request(app).post(VITALS_ENDPOINT).set('Content-Type', 'application/json').send('{}'),
-      await request(app).get('/%E0%A4%A'),
-      await request(app).get('/throw-in-load'),
+    const answers: Array<readonly [string, request.Response]> = [
+      ['GET /users/1', await request(app).get('/users/1')],
+      ['HEAD /users/1', await request(app).head('/users/1')],
+      ['GET /missing as JSON', await request(app).get('/missing').set('Accept', 'application/json')],
+      ['POST /users/1', await request(app).post('/users/1')],
+      ['GET /favicon.svg', await request(app).get('/favicon.svg')],
+      ['GET /favicon.ico', await request(app).get('/favicon.ico')],
+      ['GET /healthz', await request(app).get('/healthz')],
+      ['GET /readyz', await request(app).get('/readyz')],
+      ['POST /healthz', await request(app).post('/healthz')],
+      ['POST vitals', await request(app).post(VITALS_ENDPOINT).set('Content-Type', 'application/json').send('{}')],
+      ['GET /%E0%A4%A', await request(app).get('/%E0%A4%A')],
+      ['GET /throw-in-load', await request(app).get('/throw-in-load')],
     ];
     const ids = new Set<string>();
-    for (const res of answers) {
-      const what = `${res.req.method} ${res.req.path} (${res.status})`;
+    for (const [label, res] of answers) {
+      const what = `${label} (${res.status})`;
       for (const [name, value] of helmetStaticHeaders()) expect(res.headers[name.toLowerCase()], `${what}: ${name}`).toBe(value);
       expect(res.headers['permissions-policy'], what).toBe(PERMISSIONS_POLICY);
       expect(res.headers['content-security-policy'], what).toMatch(/default-src '(self|none)'/);
