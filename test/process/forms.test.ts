@@ -89,7 +89,7 @@ describe('form tokens across instances', () => {
 
     const refused = await postSignup(other, cookie, field);
     expect(refused.status).toBe(403);
-    // Lines are written asynchronously: wait for the completion line of the refused post.
+    // Lines reach stdout at the end of the event loop's turn: wait for the completion line of the refused post.
     await waitFor(() => other.logs.some((line) => line.msg === 'request completed' && line.status === 403), 2_000, 'the 403 completion line');
     expect(other.logs.filter((line) => line.msg === 'csrf refused')).toEqual([expect.objectContaining({ level: 40, reason: 'bad signature' })]);
 
