@@ -19,6 +19,7 @@ import { ClientDisconnectedError, RenderNotNeededError, RenderTimeoutError, isRe
 import { canEnter, isSettled, type RenderPhase } from './render-phase.ts';
 import { createLoadContext, type GetLoadContext } from './request-context.ts';
 import { normalizeParams } from './route-params.ts';
+import { outsideRenderContext } from './outside-render-context.ts';
 import { sendPageData } from './page-data-response.ts';
 import { createScriptInjector, type ScriptInjector } from './script-injector.ts';
 import { createDigest } from '../errors/digest.ts';
@@ -330,18 +331,24 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
           // Becomes the boundary's digest in the HTML; the same digest is in the log line.
           return logServerError(req, error);
         },
+        // React calls these inside its own async context; the answer is written outside it, so
+        // nothing the response arms as it finishes keeps the render alive (outside-render-context.ts).
         onShellReady() {
-          if (!bot) sendDocument();
+          if (!bot) outsideRenderContext(sendDocument);
         },
         onAllReady() {
-          // A crawler's document, or whatever the render timeout left; a browser already has its shell.
-          sendDocument();
-          // The timer stays until the response closes: delivery can still stall.
-          enter('delivering');
+          outsideRenderContext(() => {
+            // A crawler's document, or whatever the render timeout left; a browser already has its shell.
+            sendDocument();
+            // The timer stays until the response closes: delivery can still stall.
+            enter('delivering');
+          });
         },
         onShellError(error) {
           // Unless the client is gone, Express answers: a status page, or 500 with its error line.
-          if (enter('done')) next(error);
+          outsideRenderContext(() => {
+            if (enter('done')) next(error);
+          });
         },
       },
     );

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { outsideRenderContext } from './outside-render-context.ts';
 
 /** The bytes React ends every document with (`</body>` and `</html>`, in its last batch). */
 const DOCUMENT_END = Buffer.from('</body></html>');
@@ -102,7 +103,9 @@ export function createScriptInjector(nonce: string): ScriptInjector {
     closed = true;
     writeWaiting(destination);
     if (tail !== undefined) destination.write(tail);
-    destination.end();
+    // Not in React's async context: what finishing arms would keep the render alive.
+    const target = destination;
+    outsideRenderContext(() => target.end());
   }
 
   return {
