@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { ROOT } from './build-client.ts';
 import { SERVER_BUNDLE } from '../server/load-server.ts';
@@ -53,6 +53,43 @@ const jsonByParse: esbuild.Plugin = {
   },
 };
 
+/** The stand-in for `mime-types` that loads the real module on first use (its comment says why). */
+const LAZY_MIME_TYPES = join(import.meta.dirname, 'lazy-mime-types.cts');
+
+/**
+ * Gives every importer of `mime-types` (Express, accepts, type-is, send) LAZY_MIME_TYPES instead,
+ * whose own import gets the real module. The build fails if an importer would have got another
+ * copy of `mime-types` than the stand-in loads, and if it swaps nothing: Express would then be
+ * building a table of media types at every start again without anyone noticing.
+ */
+const lazyMimeTypes: esbuild.Plugin = {
+  name: 'lazy-mime-types',
+  setup(build) {
+    let swapped = 0;
+    build.onStart(() => {
+      swapped = 0;
+    });
+    /** Where `mime-types` resolves from `resolveDir`, this plugin left out. */
+    async function realPath(resolveDir: string): Promise<string> {
+      const { path, errors } = await build.resolve('mime-types', { kind: 'require-call', resolveDir, importer: LAZY_MIME_TYPES });
+      return errors.length > 0 ? '' : path;
+    }
+    build.onResolve({ filter: /^mime-types$/ }, async (args) => {
+      if (args.importer === LAZY_MIME_TYPES) return undefined;
+      const [theirs, ours] = await Promise.all([realPath(args.resolveDir), realPath(dirname(LAZY_MIME_TYPES))]);
+      if (theirs !== ours) {
+        return { errors: [{ text: `lazy-mime-types: ${args.importer} imports ${theirs}, but ${LAZY_MIME_TYPES} would load ${ours}` }] };
+      }
+      swapped += 1;
+      return { path: LAZY_MIME_TYPES };
+    });
+    build.onEnd((result) => {
+      if (result.errors.length > 0 || swapped > 0) return undefined;
+      return { errors: [{ text: `lazy-mime-types: nothing imports "mime-types" any more, so ${LAZY_MIME_TYPES} is not in the bundle; see whether Express now loads another table of media types at start` }] };
+    });
+  },
+};
+
 /**
  * Which of React's two builds a bundle carries. React's packages choose with
  * `process.env.NODE_ENV` when they load, so a bundle keeps both unless the build fixes that value.
@@ -101,10 +138,11 @@ function esModuleOptions(react: ReactBuild): esbuild.BuildOptions {
  *   compiles with `vm.Script` and V8's code cache (server/load-server.ts,
  *   docs/deployment.md#code-cache). `vm.Script` runs scripts, not ES modules, so this one is
  *   CommonJS; "use strict" keeps the strict mode its ES sources had, as the whole bundle did
- *   when it was one ES module.
+ *   when it was one ES module. Its `mime-types` loads on first use (lazyMimeTypes).
  * Both have linked source maps, for `--enable-source-maps` (then the entry `require`s the bundle).
  */
 export function serverBuildOptions(outDir: string, react: ReactBuild): { readonly entry: esbuild.BuildOptions; readonly server: esbuild.BuildOptions } {
+  const node = nodeBundleOptions(react);
   return {
     entry: {
       ...esModuleOptions(react),
@@ -113,7 +151,8 @@ export function serverBuildOptions(outDir: string, react: ReactBuild): { readonl
       sourcemap: 'linked',
     },
     server: {
-      ...nodeBundleOptions(react),
+      ...node,
+      plugins: [...(node.plugins ?? []), lazyMimeTypes],
       format: 'cjs',
       banner: { js: '"use strict";' },
       entryPoints: [join(ROOT, 'server', 'main.ts')],

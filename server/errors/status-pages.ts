@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { statusMessage } from '../../shared/http-error.ts';
-import { applicationErrorMessage } from '../../shared/status-view.tsx';
+import { applicationErrorMessage, STATUS_VIEW_CSS } from '../../shared/status-view.tsx';
 import { escapeHtml } from '../render/escape-html.ts';
 import { HTML_HEADERS } from '../render/html-headers.ts';
 import { compileTemplate, type HtmlTemplate } from '../render/html-template.ts';
@@ -15,9 +15,6 @@ import { StatusDocument } from './status-document.tsx';
 const NONCE = 'XSTATUSPAGENONCEX';
 const HOST = 'XSTATUSPAGEHOSTX';
 const DIGEST = 'XSTATUSPAGEDIGESTX';
-
-/** The statuses pages are rendered for ahead of time (docs/status-pages.md). */
-const PRERENDERED = [400, 401, 403, 404, 405] as const;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -59,9 +56,8 @@ export interface StatusPages {
   /** The 500 page of docs/status-pages.md. */
   serverError(values: ErrorPageValues): string;
   /**
-   * The answer for `status` (not 500) as bytes with its headers, built on first use (those of
-   * PRERENDERED when the app is built) and then kept. `undefined` for an HTML page that holds a
-   * nonce (`perRequest`); JSON never does.
+   * The answer for `status` (not 500) as bytes with its headers, built on first use and then
+   * kept. `undefined` for an HTML page that holds a nonce (`perRequest`); JSON never does.
    */
   prepared(status: number, json: boolean): PreparedAnswer | undefined;
   /** An answer made for one request: a 500 (host and digest), or a page holding the nonce. */
@@ -77,22 +73,23 @@ export function statusJson(status: number, digest?: string): string {
   return JSON.stringify(digest === undefined ? { status, message: statusMessage(status) } : { status, message: statusMessage(status), digest });
 }
 
-/** `sha256-…` of the text of every inline `<style>` of `html`, as the browser hashes it. */
-function styleHashesOf(html: string): string[] {
-  const hashes = new Set<string>();
-  for (const match of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)) {
-    hashes.add(`sha256-${createHash('sha256').update(match[1] ?? '', 'utf8').digest('base64')}`);
-  }
-  return [...hashes];
+/**
+ * `sha256-…` of the status pages' one inline style, as the browser hashes it: StatusDocument
+ * inlines STATUS_VIEW_CSS verbatim, on every status page, the 500 page included.
+ */
+function styleHash(): string {
+  return `sha256-${createHash('sha256').update(STATUS_VIEW_CSS, 'utf8').digest('base64')}`;
 }
 
 type DocumentProps = Omit<Parameters<typeof StatusDocument>[0], 'analyticsSources'>;
 
 /**
  * Status pages are static apart from the request id (and, for 500, host and digest): each is
- * rendered once, and its answer is kept as bytes with every header but the request's own
- * (docs/status-pages.md). The inline style is allowed by its hash (docs/security.md), so no
- * nonce is needed, except on pages that carry analytics scripts, which keep the request's.
+ * rendered once, on first use, and its answer is kept as bytes with every header but the
+ * request's own (docs/status-pages.md). Nothing is rendered when the app is built, so a start
+ * does not pay for pages it may never send. The inline style is allowed by its hash
+ * (docs/security.md), so no nonce is needed, except on pages that carry analytics scripts, which
+ * keep the request's.
  */
 export function createStatusPages(analytics: StatusPageAnalytics = { sources: [], origins: [] }): StatusPages {
   const perRequest = analytics.sources.length > 0;
@@ -104,20 +101,23 @@ export function createStatusPages(analytics: StatusPageAnalytics = { sources: []
     return compileTemplate(html, [['nonce', NONCE]]);
   }
 
-  const serverErrorHtml = renderDocument({
-    title: titleFor(500),
-    nonce: NONCE,
-    status: 500,
-    message: applicationErrorMessage('server', HOST),
-    digest: DIGEST,
-  });
-  const serverErrorPage = compileTemplate(serverErrorHtml, [
-    ['nonce', NONCE],
-    ['host', HOST],
-    ['digest', DIGEST],
-  ]);
-  // Every status page has the same one style (shared/status-view.tsx), the 500 page included.
-  const styleHashes = styleHashesOf(serverErrorHtml);
+  let serverErrorPage: HtmlTemplate<'nonce' | 'host' | 'digest'> | undefined;
+  function compileServerErrorPage(): HtmlTemplate<'nonce' | 'host' | 'digest'> {
+    const html = renderDocument({
+      title: titleFor(500),
+      nonce: NONCE,
+      status: 500,
+      message: applicationErrorMessage('server', HOST),
+      digest: DIGEST,
+    });
+    return compileTemplate(html, [
+      ['nonce', NONCE],
+      ['host', HOST],
+      ['digest', DIGEST],
+    ]);
+  }
+
+  const styleHashes = [styleHash()];
   const policy = createStatusPagePolicy({
     styleHashes,
     analytics: perRequest ? { scriptSources: analytics.origins, connectSources: analytics.origins } : undefined,
@@ -164,7 +164,10 @@ export function createStatusPages(analytics: StatusPageAnalytics = { sources: []
       return pageFor(status)({ nonce });
     },
     serverError({ nonce = '', host, digest, detail }) {
-      if (detail === undefined) return serverErrorPage({ nonce, host: escapeHtml(host), digest: escapeHtml(digest) });
+      if (detail === undefined) {
+        serverErrorPage ??= compileServerErrorPage();
+        return serverErrorPage({ nonce, host: escapeHtml(host), digest: escapeHtml(digest) });
+      }
       return renderDocument({
         title: titleFor(500),
         nonce,
@@ -186,9 +189,5 @@ export function createStatusPages(analytics: StatusPageAnalytics = { sources: []
     },
     answer: prepare,
   };
-  for (const status of PRERENDERED) {
-    statusPages.prepared(status, false);
-    statusPages.prepared(status, true);
-  }
   return statusPages;
 }

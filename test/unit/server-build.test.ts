@@ -49,6 +49,26 @@ describe('the server build', () => {
     expect(result.outputFiles.map((file) => file.text).join('')).toContain('react-dom-server.node.development.js');
   });
 
+  test('gives Express, accepts, type-is and send a mime-types that loads the real one on first use', async () => {
+    const { server } = serverBuildOptions(join(root, 'any'), 'production');
+    const { metafile } = await esbuild.build({ ...server, write: false, sourcemap: false, metafile: true });
+    const importersOf = (path: string) =>
+      Object.entries(metafile.inputs)
+        .filter(([, input]) => input.imports.some((imported) => imported.path === path))
+        .map(([importer]) => importer);
+    expect(importersOf('node_modules/mime-types/index.js')).toEqual(['scripts/lazy-mime-types.cts']);
+    expect(importersOf('scripts/lazy-mime-types.cts')).toEqual(
+      expect.arrayContaining(['node_modules/express/lib/response.js', 'node_modules/accepts/index.js', 'node_modules/type-is/index.js', 'node_modules/send/index.js']),
+    );
+  });
+
+  test('fails a server build in which nothing imports mime-types, rather than leave the stand-in out unnoticed', async () => {
+    const { server } = serverBuildOptions(join(root, 'any'), 'production');
+    const stdin = { contents: 'export const x = 1;', resolveDir: root };
+    const build = esbuild.build({ ...server, entryPoints: undefined, stdin, write: false, sourcemap: false, logLevel: 'silent' });
+    await expect(build).rejects.toThrow(/lazy-mime-types: nothing imports "mime-types"/);
+  });
+
   test('keeps the entry, which no cache covers, small, and the bundle free of what vm.Script cannot run', async () => {
     expect((await stat(join(serverDir, 'main.js'))).size).toBeLessThan(8_192);
     const bundle = await readFile(join(serverDir, SERVER_BUNDLE), 'utf8');

@@ -265,9 +265,9 @@ describe('status answers as prepared bytes', () => {
   afterAll(() => close(server));
 
   /** The whole answer as it came off the socket, status line to body. */
-  function raw(lines: readonly string[]): Promise<string> {
+  function raw(lines: readonly string[], at = port): Promise<string> {
     return new Promise((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () => socket.write(`${lines.join('\r\n')}\r\nHost: localhost\r\nConnection: close\r\n\r\n`));
+      const socket = connect(at, '127.0.0.1', () => socket.write(`${lines.join('\r\n')}\r\nHost: localhost\r\nConnection: close\r\n\r\n`));
       let text = '';
       socket.setEncoding('utf8');
       socket.on('data', (chunk: string) => (text += chunk));
@@ -300,6 +300,22 @@ describe('status answers as prepared bytes', () => {
     expect(first.rest).toMatch(/^Vary: Accept\r$/im);
     expect(first.rest).toMatch(/^Strict-Transport-Security: /im);
     expect(first.rest).not.toContain('nonce');
+  });
+
+  test('a fresh app\'s first 404, as HTML and as JSON, is the same bytes as its second: the answer made on first use is the one kept', async () => {
+    const fresh = await listen(buildApp(fixtureRoutes()).app);
+    try {
+      const freshPort = Number(new URL(fresh.origin).port);
+      for (const lines of [['GET /no/such/page HTTP/1.1'], ['GET /no/such/page HTTP/1.1', 'Accept: application/json']]) {
+        const first = withoutRequestId(await raw(lines, freshPort));
+        const second = withoutRequestId(await raw(lines, freshPort));
+        expect(first.rest).toMatch(/^HTTP\/1\.1 404 /);
+        expect(first.rest).toMatch(/^Content-Security-Policy: .*'sha256-/im);
+        expect(second.rest).toBe(first.rest);
+      }
+    } finally {
+      await close(fresh.server);
+    }
   });
 
   test('the 500 page differs only in the request id and the digest', async () => {

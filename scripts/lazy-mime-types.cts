@@ -1,0 +1,35 @@
+/**
+ * What the server bundle's Express, accepts, type-is and send get for `mime-types`
+ * (scripts/build-server.ts swaps this file in for every import of it but the one below). The real
+ * module parses mime-db's 200 KB of JSON and builds its lookup tables as it loads, which Express
+ * would pay on every cold start when it is imported. The server needs a media type only where
+ * Express works one out (`res.type()`, `res.send()` and `res.json()`, as the probes use them;
+ * `req.accepts()` for a client that asks for JSON), never for a page or a status page, so here
+ * each export is a getter that loads the real module the first time any of them is read.
+ */
+interface MimeTypes {
+  charset(type: string): string | false;
+  readonly charsets: { lookup(type: string): string | false };
+  contentType(type: string): string | false;
+  extension(type: string): string | false;
+  readonly extensions: Readonly<Record<string, readonly string[]>>;
+  lookup(path: string): string | false;
+  readonly types: Readonly<Record<string, string>>;
+}
+
+/** mime-types 3's public exports. */
+const MIME_TYPES_EXPORTS = ['charset', 'charsets', 'contentType', 'extension', 'extensions', 'lookup', 'types'] as const;
+
+let mimeTypes: MimeTypes | undefined;
+
+function loadMimeTypes(): MimeTypes {
+  // The plugin leaves this import alone, so esbuild bundles the real module here.
+  mimeTypes ??= require('mime-types') as MimeTypes;
+  return mimeTypes;
+}
+
+const lazyMimeTypes = {};
+for (const name of MIME_TYPES_EXPORTS) {
+  Object.defineProperty(lazyMimeTypes, name, { enumerable: true, get: () => loadMimeTypes()[name] });
+}
+module.exports = lazyMimeTypes;
