@@ -53,42 +53,56 @@ const jsonByParse: esbuild.Plugin = {
   },
 };
 
-/** The stand-in for `mime-types` that loads the real module on first use (its comment says why). */
-const LAZY_MIME_TYPES = join(import.meta.dirname, 'lazy-mime-types.cts');
+/**
+ * Gives every importer of `module` in the server bundle the file `standIn` instead, whose own
+ * import gets the real module (the stand-ins' comments say why each is there). The build fails if
+ * an importer would have got another copy of `module` than the stand-in loads, and if it swaps
+ * nothing: what the stand-in saves a start would then be paid again without anyone noticing.
+ */
+function standIn(module: string, standInPath: string, why: string): esbuild.Plugin {
+  const name = `stand-in for ${module}`;
+  return {
+    name,
+    setup(build) {
+      let swapped = 0;
+      build.onStart(() => {
+        swapped = 0;
+      });
+      /** Where `module` resolves from `resolveDir`, this plugin left out. */
+      async function realPath(resolveDir: string): Promise<string> {
+        const { path, errors } = await build.resolve(module, { kind: 'require-call', resolveDir, importer: standInPath });
+        return errors.length > 0 ? '' : path;
+      }
+      build.onResolve({ filter: new RegExp(`^${module.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }, async (args) => {
+        if (args.importer === standInPath) return undefined;
+        const [theirs, ours] = await Promise.all([realPath(args.resolveDir), realPath(dirname(standInPath))]);
+        if (theirs !== ours) {
+          return { errors: [{ text: `${name}: ${args.importer} imports ${theirs}, but ${standInPath} would load ${ours}` }] };
+        }
+        swapped += 1;
+        return { path: standInPath };
+      });
+      build.onEnd((result) => {
+        if (result.errors.length > 0 || swapped > 0) return undefined;
+        return { errors: [{ text: `${name}: nothing imports "${module}" any more, so ${standInPath} is not in the bundle; ${why}` }] };
+      });
+    },
+  };
+}
+
+const STAND_INS = join(import.meta.dirname, 'stand-ins');
 
 /**
- * Gives every importer of `mime-types` (Express, accepts, type-is, send) LAZY_MIME_TYPES instead,
- * whose own import gets the real module. The build fails if an importer would have got another
- * copy of `mime-types` than the stand-in loads, and if it swaps nothing: Express would then be
- * building a table of media types at every start again without anyone noticing.
+ * Modules Express loads with itself that the product needs late or never, each given a
+ * stand-in (scripts/stand-ins/) that loads the real one when it is first used: what they build
+ * as they load was about a fifth of a cold start (docs/benchmark.md).
  */
-const lazyMimeTypes: esbuild.Plugin = {
-  name: 'lazy-mime-types',
-  setup(build) {
-    let swapped = 0;
-    build.onStart(() => {
-      swapped = 0;
-    });
-    /** Where `mime-types` resolves from `resolveDir`, this plugin left out. */
-    async function realPath(resolveDir: string): Promise<string> {
-      const { path, errors } = await build.resolve('mime-types', { kind: 'require-call', resolveDir, importer: LAZY_MIME_TYPES });
-      return errors.length > 0 ? '' : path;
-    }
-    build.onResolve({ filter: /^mime-types$/ }, async (args) => {
-      if (args.importer === LAZY_MIME_TYPES) return undefined;
-      const [theirs, ours] = await Promise.all([realPath(args.resolveDir), realPath(dirname(LAZY_MIME_TYPES))]);
-      if (theirs !== ours) {
-        return { errors: [{ text: `lazy-mime-types: ${args.importer} imports ${theirs}, but ${LAZY_MIME_TYPES} would load ${ours}` }] };
-      }
-      swapped += 1;
-      return { path: LAZY_MIME_TYPES };
-    });
-    build.onEnd((result) => {
-      if (result.errors.length > 0 || swapped > 0) return undefined;
-      return { errors: [{ text: `lazy-mime-types: nothing imports "mime-types" any more, so ${LAZY_MIME_TYPES} is not in the bundle; see whether Express now loads another table of media types at start` }] };
-    });
-  },
-};
+const standIns: readonly esbuild.Plugin[] = [
+  standIn('mime-types', join(STAND_INS, 'mime-types.cts'), 'see whether Express now loads another table of media types at start'),
+  standIn('debug', join(STAND_INS, 'debug.cts'), 'see whether Express now loads another debug logger at start'),
+  standIn('body-parser', join(STAND_INS, 'body-parser.cts'), 'see whether Express now loads its body parsers another way'),
+  standIn('qs', join(STAND_INS, 'qs.cts'), 'see whether Express now parses query strings another way'),
+];
 
 /**
  * Which of React's two builds a bundle carries. React's packages choose with
@@ -138,7 +152,8 @@ function esModuleOptions(react: ReactBuild): esbuild.BuildOptions {
  *   compiles with `vm.Script` and V8's code cache (server/load-server.ts,
  *   docs/deployment.md#code-cache). `vm.Script` runs scripts, not ES modules, so this one is
  *   CommonJS; "use strict" keeps the strict mode its ES sources had, as the whole bundle did
- *   when it was one ES module. Its `mime-types` loads on first use (lazyMimeTypes).
+ *   when it was one ES module. What Express loads but the product needs late or never comes
+ *   from stand-ins (standIns).
  * Both have linked source maps, for `--enable-source-maps` (then the entry `require`s the bundle).
  */
 export function serverBuildOptions(outDir: string, react: ReactBuild): { readonly entry: esbuild.BuildOptions; readonly server: esbuild.BuildOptions } {
@@ -152,7 +167,7 @@ export function serverBuildOptions(outDir: string, react: ReactBuild): { readonl
     },
     server: {
       ...node,
-      plugins: [...(node.plugins ?? []), lazyMimeTypes],
+      plugins: [...(node.plugins ?? []), ...standIns],
       format: 'cjs',
       banner: { js: '"use strict";' },
       entryPoints: [join(ROOT, 'server', 'main.ts')],

@@ -25,12 +25,18 @@ const JSON_TYPE = 'application/json';
  * before the body's end closes the connection (closeConnectionUnlessBodyRead).
  */
 export function createFormBodyParser(limitBytes: number = ACTION_BODY_LIMIT_BYTES): RequestHandler {
-  // `inflate: false`: browsers never compress what they post, and a compressed body would
-  // get past the byte count above and be inflated in memory.
-  const parsers: ReadonlyArray<readonly [string, RequestHandler]> = [
-    [URLENCODED, express.urlencoded({ extended: false, limit: limitBytes, inflate: false, type: URLENCODED })],
-    [JSON_TYPE, express.json({ limit: limitBytes, inflate: false, type: JSON_TYPE })],
-  ];
+  // Made on the first post: the server bundle loads Express's parsers only then (a cold start
+  // does not pay for them; scripts/stand-ins/body-parser.cts).
+  let parsers: ReadonlyArray<readonly [string, RequestHandler]> | undefined;
+  function bodyParsers(): ReadonlyArray<readonly [string, RequestHandler]> {
+    // `inflate: false`: browsers never compress what they post, and a compressed body would
+    // get past the byte count above and be inflated in memory.
+    parsers ??= [
+      [URLENCODED, express.urlencoded({ extended: false, limit: limitBytes, inflate: false, type: URLENCODED })],
+      [JSON_TYPE, express.json({ limit: limitBytes, inflate: false, type: JSON_TYPE })],
+    ];
+    return parsers;
+  }
 
   return function parseFormBody(req: Request, res: Response, next: NextFunction) {
     if (!hasBody(req)) {
@@ -38,7 +44,7 @@ export function createFormBodyParser(limitBytes: number = ACTION_BODY_LIMIT_BYTE
       next();
       return;
     }
-    const parser = parsers.find(([type]) => typeof req.is(type) === 'string')?.[1];
+    const parser = bodyParsers().find(([type]) => typeof req.is(type) === 'string')?.[1];
     if (parser === undefined) {
       next(new HttpError(415));
       return;
