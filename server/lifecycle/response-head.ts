@@ -13,13 +13,21 @@ const PREPARED = Symbol('a complete answer head');
  */
 export type PreparedHead = readonly string[] & { readonly [PREPARED]: true };
 
+/** `pairs` after `head`, flat, marked as a complete head. Once per request for documents: a plain loop. */
+function prepared(head: readonly string[], pairs: readonly HeaderPair[]): PreparedHead {
+  const list = head.slice();
+  for (const [name, value] of pairs) list.push(name, value);
+  (list as string[] & { [PREPARED]?: true })[PREPARED] = true;
+  return list as unknown as PreparedHead;
+}
+
 export function prepareHead(pairs: readonly HeaderPair[]): PreparedHead {
-  return Object.assign(pairs.flat(), { [PREPARED]: true as const });
+  return prepared([], pairs);
 }
 
 /** `head` and a request's own headers after it, as one prepared head. */
 export function extendHead(head: PreparedHead, pairs: readonly HeaderPair[]): PreparedHead {
-  return Object.assign(head.concat(pairs.flat()), { [PREPARED]: true as const });
+  return prepared(head, pairs);
 }
 
 /** Writes an answer's status and prepared head; its body follows with `res.end()`. */

@@ -11,13 +11,13 @@ export interface DocumentHeadersOptions {
   readonly compression: boolean;
 }
 
-/** A document's whole head for its encoding, nonce and time to shell. */
-export type DocumentHeaders = (encoding: ContentEncoding | undefined, nonce: string, shellMs: number) => PreparedHead;
+/** A document's whole head for its encoding, nonce, time to shell and the cookie it sets, if any. */
+export type DocumentHeaders = (encoding: ContentEncoding | undefined, nonce: string, shellMs: number, setCookie?: string) => PreparedHead;
 
 /**
  * The headers of a page's document: the HTML headers, Vary and Content-Encoding, helmet's headers
- * and Permissions-Policy are made once per encoding; a request adds its Content-Security-Policy
- * and Server-Timing (and the request id, when written). Setting the fifteen-odd headers one by
+ * and Permissions-Policy are made once per encoding; a request adds its Content-Security-Policy,
+ * Server-Timing and form-token cookie (and the request id, when written). Setting the fifteen-odd headers one by
  * one, each validated, was a tenth of a small page's CPU (docs/benchmark.md).
  */
 export function createDocumentHeaders({ policy, compression }: DocumentHeadersOptions): DocumentHeaders {
@@ -27,11 +27,10 @@ export function createDocumentHeaders({ policy, compression }: DocumentHeadersOp
     return prepareHead([...HTML_HEADERS, ...vary, ...(encoding === undefined ? [] : [['Content-Encoding', encoding] as const]), ...security]);
   }
   const heads = { identity: headFor(), br: headFor('br'), gzip: headFor('gzip') };
-  return function documentHeaders(encoding, nonce, shellMs) {
-    return extendHead(heads[encoding ?? 'identity'], [
-      ['Content-Security-Policy', policy(nonce)],
-      // Browser tools show the server's share of the wait (docs/observability.md).
-      ['Server-Timing', `shell;desc="React shell";dur=${shellMs.toFixed(1)}`],
-    ]);
+  return function documentHeaders(encoding, nonce, shellMs, setCookie) {
+    const csp = ['Content-Security-Policy', policy(nonce)] as const;
+    // Browser tools show the server's share of the wait (docs/observability.md).
+    const timing = ['Server-Timing', `shell;desc="React shell";dur=${shellMs.toFixed(1)}`] as const;
+    return extendHead(heads[encoding ?? 'identity'], setCookie === undefined ? [csp, timing] : [csp, timing, ['Set-Cookie', setCookie]]);
   };
 }

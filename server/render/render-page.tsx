@@ -23,6 +23,7 @@ import { outsideRenderContext } from './outside-render-context.ts';
 import { sendPageData } from './page-data-response.ts';
 import { createScriptInjector, type ScriptInjector } from './script-injector.ts';
 import { createDigest } from '../errors/digest.ts';
+import type { FormToken } from '../security/csrf.ts';
 import { writePreparedHead } from '../lifecycle/response-head.ts';
 import { logServerError } from '../errors/server-error-log.ts';
 import { requestPath } from '../observability/request-path.ts';
@@ -52,7 +53,7 @@ export interface PageHandlerOptions {
   /** The routes a browser may navigate to in place (client-routes.ts), for hydrating pages. */
   readonly clientRoutes: readonly ClientRoute[];
   /** The request's form token, when the app has actions (a cookie is set if it had none). */
-  readonly formToken: ((req: Request, res: Response) => string) | undefined;
+  readonly formToken: ((req: Request) => FormToken) | undefined;
   /** The headers of every document (document-headers.ts). */
   readonly documentHeaders: DocumentHeaders;
 }
@@ -212,7 +213,8 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
     // A form post shown again (its action's status and result), or the page as asked.
     const action = res.locals.actionResult;
     const status = action?.status ?? 200;
-    const token = formToken?.(req, res);
+    const form = formToken?.(req);
+    const token = form?.token;
     const pageData: EmbeddedPageData = {
       data,
       params,
@@ -227,6 +229,7 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
     const scope = req.get(NAVIGATION_SCOPE_HEADER);
     if (req.get(NAVIGATION_HEADER) === 'data' && scope !== undefined && NAVIGATION_SCOPE.test(scope)) {
       enter('streaming');
+      if (form?.setCookie !== undefined) res.append('Set-Cookie', form.setCookie);
       sendPageData(req, res, {
         status,
         meta: { route: route.path, head, assets: pageAssets ?? null },
@@ -295,7 +298,14 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
       const shellSeconds = (performance.now() - started) / 1000;
       onShellReady?.(route.path, shellSeconds);
       const encoding = compression ? negotiateEncoding(req) : undefined;
-      writePreparedHead(res, status, documentHeaders(encoding, nonce, shellSeconds * 1000));
+      // The form token's cookie rides in the head, unless the page set cookies of its own: the
+      // head's would replace them (Node's writeHead), so it joins them instead.
+      let cookie = form?.setCookie;
+      if (cookie !== undefined && res.hasHeader('Set-Cookie')) {
+        res.append('Set-Cookie', cookie);
+        cookie = undefined;
+      }
+      writePreparedHead(res, status, documentHeaders(encoding, nonce, shellSeconds * 1000, cookie));
       if (req.method === 'HEAD') {
         enter('done');
         res.end();

@@ -133,30 +133,26 @@ export function createCsrfCheck(options: CsrfOptions): RequestHandler {
   };
 }
 
-/** Tokens already decided for a response, so a page asking twice gets one token and one cookie. */
-const issued = new WeakMap<Response, string>();
+/** A page's form token, and the `Set-Cookie` value that gives it to the browser when it has none yet. */
+export interface FormToken {
+  readonly token: string;
+  readonly setCookie: string | undefined;
+}
 
 /**
  * The page handler's `formToken` (server/render/render-page.tsx): the request's token when its
- * cookie holds a validly signed one, else a fresh one, set as the `csrf` cookie (`HttpOnly`,
- * `SameSite=Lax`, `Path=/`, `Secure` over https). Call it before the headers are sent.
+ * cookie holds a validly signed one, else a fresh one with its `csrf` cookie (`HttpOnly`,
+ * `SameSite=Lax`, `Path=/`, `Secure` over https). The page handler puts the cookie in the
+ * document's head, which it writes whole (docs/benchmark.md), so it is returned, not set.
  */
-export function createFormTokenIssuer(options: CsrfOptions): (req: Request, res: Response) => string {
+export function createFormTokenIssuer(options: CsrfOptions): (req: Request) => FormToken {
   const { secret, publicOrigin } = options;
   assertSecret(secret);
-  return function formToken(req: Request, res: Response): string {
-    const known = issued.get(res);
-    if (known !== undefined) return known;
+  return function formToken(req: Request): FormToken {
     const current = cookieToken(req);
-    if (current !== undefined && isSignedToken(secret, current)) {
-      issued.set(res, current);
-      return current;
-    }
-    if (res.headersSent) throw new Error('a form token was asked for after the headers were sent');
+    if (current !== undefined && isSignedToken(secret, current)) return { token: current, setCookie: undefined };
     const token = issueToken(secret);
     const secure = req.secure || publicOrigin?.protocol === 'https:';
-    res.append('Set-Cookie', stringifySetCookie({ name: CSRF_COOKIE, value: token, httpOnly: true, sameSite: 'lax', path: '/', secure }));
-    issued.set(res, token);
-    return token;
+    return { token, setCookie: stringifySetCookie({ name: CSRF_COOKIE, value: token, httpOnly: true, sameSite: 'lax', path: '/', secure }) };
   };
 }

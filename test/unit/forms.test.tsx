@@ -638,4 +638,36 @@ describe("a document's head", () => {
     expect(res.headers['content-encoding']).toBe(encoding === 'br' ? 'br' : undefined);
     expect(setCookie(res)).toMatch(/^csrf=/);
   });
+
+  test("keeps the page's own cookies beside the form token's, each once", async () => {
+    const { app } = formApp({
+      getLoadContext: (_req, res) => {
+        res.cookie('theme', 'dark');
+        res.cookie('seen', '1');
+        return {} as never;
+      },
+    });
+    const res = await request(app).get('/signup/a');
+    expect(res.status).toBe(200);
+    const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []).map((cookie) => cookie.split('=')[0]);
+    expect(cookies.sort()).toEqual(['csrf', 'seen', 'theme']);
+    expect(formTokenIn(res.text)).toBe(cookieValue(setCookie(res)));
+  });
+
+  test("an in-place navigation's data sets the token's cookie too, for the form it brings", async () => {
+    const { app } = formApp();
+    const res = await request(app).get('/signup/a').set({ 'X-Navigation': 'data', 'X-Navigation-Scope': 'n1', Accept: 'application/x-ndjson' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
+    expect(setCookie(res)).toMatch(/^csrf=[^;]+; Path=\/; HttpOnly; SameSite=Lax$/);
+  });
+
+  test('a page whose request holds a valid token sets no cookie, and its form carries that token', async () => {
+    const { app } = formApp();
+    const first = await request(app).get('/signup/a');
+    const token = cookieValue(setCookie(first));
+    const again = await request(app).get('/signup/a').set('Cookie', `${CSRF_COOKIE}=${token}`);
+    expect(again.headers['set-cookie']).toBeUndefined();
+    expect(formTokenIn(again.text)).toBe(token);
+  });
 });
