@@ -63,7 +63,7 @@ export function parseBenchOptions(args: readonly string[], env: NodeJS.ProcessEn
     durationSeconds: number('--duration', values.duration ?? env.BENCH_DURATION, 5, 1, 600),
     warmupSeconds: number('--warmup', values.warmup ?? env.BENCH_WARMUP, 2, 0, 600),
     rounds: integer('--rounds', values.rounds ?? env.BENCH_ROUNDS, 2, 1, 20),
-    coldStarts: integer('--cold-starts', values['cold-starts'] ?? env.BENCH_COLD_STARTS, 5, 0, 50),
+    coldStarts: integer('--cold-starts', values['cold-starts'] ?? env.BENCH_COLD_STARTS, 15, 0, 50),
     scenarios: (values.scenarios ?? env.BENCH_SCENARIOS ?? '').split(',').map((id) => id.trim()).filter((id) => id !== ''),
     jsonFile: values.json,
     cpuProfileDir: values['cpu-prof'],
