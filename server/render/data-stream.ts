@@ -1,4 +1,4 @@
-import { crossSerializeStream, getCrossReferenceHeader } from 'seroval';
+import { crossSerializeStream, getCrossReferenceHeader, serialize } from 'seroval';
 import { URLPlugin } from 'seroval-plugins/web';
 import { DEFERRED_DATA_ERROR, PAGE_DATA_SCOPE } from '../../shared/page-data.ts';
 
@@ -25,6 +25,19 @@ export interface DataStreamOptions {
   readonly onDone: () => void;
   /** seroval could not serialize a value: the page's data holds something it cannot carry. */
   readonly onError: (error: unknown) => void;
+  /** A script from fixedDataScript, run right after the initial value is in place. */
+  readonly fixed?: string | undefined;
+}
+
+/**
+ * The script that sets `key` on the page's data to `value`, a value the same on every page of
+ * the process (the route table for navigation): serialized once, when the app is built, instead
+ * of by every page's data stream. That table was most of a page's data, and walking it again
+ * for every page a measurable share of a page's allocations and CPU (docs/benchmark.md). seroval
+ * escapes it for a script as it does the rest.
+ */
+export function fixedDataScript(key: string, value: unknown, scope = PAGE_DATA_SCOPE): string {
+  return `$R[${JSON.stringify(scope)}][0][${JSON.stringify(key)}]=${serialize(value, { plugins: PLUGINS })}`;
 }
 
 const PLUGINS = [URLPlugin];
@@ -40,14 +53,14 @@ const DOCUMENT_HEADER = `${QUIET_REJECTIONS};${getCrossReferenceHeader(PAGE_DATA
  * Serializes `value` into `scope`: the document's own (`page`), or the one an in-place
  * navigation named (checked against NAVIGATION_SCOPE by the caller).
  */
-export function createDataStream(value: unknown, { onScript, onDone, onError }: DataStreamOptions, scope = PAGE_DATA_SCOPE): DataStream {
+export function createDataStream(value: unknown, { onScript, onDone, onError, fixed }: DataStreamOptions, scope = PAGE_DATA_SCOPE): DataStream {
   let initial: string | undefined;
   const header = scope === PAGE_DATA_SCOPE ? DOCUMENT_HEADER : `${QUIET_REJECTIONS};${getCrossReferenceHeader(scope)}`;
   const dispose = crossSerializeStream(value, {
     scopeId: scope,
     plugins: PLUGINS,
     onSerialize(script, isInitial) {
-      if (isInitial) initial = `${header};${script}`;
+      if (isInitial) initial = fixed === undefined ? `${header};${script}` : `${header};${script};${fixed}`;
       else onScript(script);
     },
     onDone,

@@ -10,7 +10,7 @@ import type { RouteDefinition, RouteParams } from '../../shared/route-definition
 import { untilAborted } from './abortable.ts';
 import { bootstrapScript, type ClientAssets } from './client-assets.ts';
 import { compressInto, negotiateEncoding } from './compression.ts';
-import { createDataStream, type DataStream } from './data-stream.ts';
+import { createDataStream, fixedDataScript, type DataStream } from './data-stream.ts';
 import { deferData, DeferredDataError } from './deferred-data.ts';
 import type { DocumentHeaders } from './document-headers.ts';
 import { isCrawler } from './is-crawler.ts';
@@ -75,6 +75,8 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
     throw new Error(`Route ${route.path}: its page module is not in the client build (run npm run build)`);
   }
   const bootstrapScriptContent = pageAssets === undefined ? undefined : bootstrapScript(pageAssets);
+  // The route table for navigation is the same on every page: written once (data-stream.ts).
+  const navigationScript = clientRoutes.length === 0 ? undefined : fixedDataScript('navigation', clientRoutes);
   const { head } = route;
   function headFor(data: unknown, params: RouteParams, path: string): ResolvedHead {
     const declared: PageHead = typeof head === 'function' ? head(data, params) : (head ?? {});
@@ -250,7 +252,8 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
     const dataStream: DataStream | undefined =
       pageAssets === undefined
         ? undefined
-        : createDataStream(clientRoutes.length === 0 ? pageData : { ...pageData, navigation: clientRoutes }, {
+        : createDataStream(pageData, {
+            fixed: navigationScript,
             onScript: (script) => injector.inject(script),
             onDone: () => injector.complete(),
             // seroval could not write a value (a class instance, a function): the browser

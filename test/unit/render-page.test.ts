@@ -3,7 +3,8 @@ import { use } from 'react';
 import request from 'supertest';
 import { afterEach, describe, expect, test } from 'vitest';
 import { asHydrating, buildApp, delay, errorLines, LEVEL, waitFor } from '../support/build-app.ts';
-import { inlineScripts, pageDataOf } from '../support/page-data-scripts.ts';
+import { clientRoutes } from '../../server/render/client-routes.ts';
+import { dataScripts, inlineScripts, pageDataOf } from '../support/page-data-scripts.ts';
 import { close, DESKTOP_CHROME, getTimed, listen } from '../support/http-client.ts';
 import { fixtureRoutes } from '../support/pages.tsx';
 import type { Server } from 'node:http';
@@ -133,6 +134,20 @@ describe('streaming', () => {
 });
 
 describe('embedded page data', () => {
+  test("carries the app's route table for navigation, written once for every page and the same on each", async () => {
+    const { routes, assets } = asHydrating(fixtureRoutes().filter((route) => route.path === '/' || route.path === '/users/:id'));
+    const { app } = buildApp(routes, { assets });
+    const expected = clientRoutes(routes, assets);
+    expect(expected.map((route) => route.script)).toEqual(['/assets/fixture.js', '/assets/fixture.js']);
+    for (const path of ['/', '/users/7']) {
+      const res = await request(app).get(path);
+      expect(res.status).toBe(200);
+      expect(pageDataOf(res.text)).toMatchObject({ navigation: expected });
+      // In the page's one data script, after the page's own data.
+      expect(dataScripts(res.text)).toHaveLength(1);
+    }
+  });
+
   test('cannot close the script element, open a comment or break a line, and round-trips exactly', async () => {
     // Data is embedded only for pages that hydrate, so give the hostile route a client entry.
     const { routes, assets } = asHydrating(fixtureRoutes().filter((route) => route.path === '/hostile-data'));
