@@ -9,7 +9,7 @@ import { ASSETS_PATH, type ClientAssets } from './render/client-assets.ts';
 import { createContentSecurityPolicy } from './security/content-security-policy.ts';
 import { createErrorHandler, createMethodNotAllowedHandler, createNotFoundHandler } from './errors/error-handler.ts';
 import { FAVICON_PATH, sendFavicon } from './static/favicon.ts';
-import { alwaysReady, createConnectionDrain, createHealthRouter, type Readiness } from './lifecycle/readiness.ts';
+import { alwaysReady, createConnectionDrain, createHealthProbes, type Readiness } from './lifecycle/readiness.ts';
 import { createHttpLogger } from './observability/http-logger.ts';
 import { labelRoute } from './observability/label-route.ts';
 import { liveReloadScript } from './render/live-reload.ts';
@@ -109,7 +109,7 @@ export function createApp(options: AppOptions): Express {
   app.use(rejectMalformedRequests);
   // Built files first: most requests of a page's load are for them.
   if (assets !== undefined) app.use(createStaticAssets(assets.dir, ASSETS_PATH));
-  app.use(createHealthRouter(readiness));
+  app.use(createHealthProbes(readiness));
   app.get([FAVICON_PATH, '/favicon.ico'], sendFavicon);
   if (telemetry) {
     app.use(

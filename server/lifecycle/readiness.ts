@@ -1,5 +1,4 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { Router } from 'express';
 import { HttpError } from '../../shared/http-error.ts';
 
 /**
@@ -32,7 +31,8 @@ export function isProbePath(path: string): boolean {
 }
 
 function sendProbe(res: Response, ok: boolean): void {
-  res.status(ok ? 200 : 503).type('text/plain').set('Cache-Control', 'no-store').send(ok ? 'ok\n' : 'shutting down\n');
+  // The type as Express would spell it, set directly: res.type() would look it up in mime-types.
+  res.status(ok ? 200 : 503).set({ 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).send(ok ? 'ok\n' : 'shutting down\n');
 }
 
 /**
@@ -44,17 +44,31 @@ function probeMethodNotAllowed(_req: Request, res: Response, next: NextFunction)
   next(new HttpError(405));
 }
 
-/** `/healthz`: the process is alive. `/readyz`: it takes traffic, 503 once shutdown began. */
-export function createHealthRouter(readiness: Readiness): Router {
-  const router = Router();
-  router.get('/healthz', function healthz(_req: Request, res: Response) {
-    sendProbe(res, true);
-  });
-  router.get('/readyz', function readyz(_req: Request, res: Response) {
-    sendProbe(res, readiness.isReady());
-  });
-  router.all([...PROBE_PATHS], probeMethodNotAllowed);
-  return router;
+/** A probe's path as Express's routes match one: in any case, with or without a trailing slash. */
+function probeOf(path: string): string | undefined {
+  const lower = path.toLowerCase();
+  const bare = lower.length > 1 && lower.endsWith('/') ? lower.slice(0, -1) : lower;
+  return PROBE_PATHS.has(bare) ? bare : undefined;
+}
+
+/**
+ * `/healthz`: the process is alive. `/readyz`: it takes traffic, 503 once shutdown began. A plain
+ * middleware, not a Router: every request passes it, and a mounted Router's dispatch was a
+ * measurable share of a small answer's allocations (docs/benchmark.md).
+ */
+export function createHealthProbes(readiness: Readiness): RequestHandler {
+  return function answerProbe(req: Request, res: Response, next: NextFunction) {
+    const probe = probeOf(req.path);
+    if (probe === undefined) {
+      next();
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      probeMethodNotAllowed(req, res, next);
+      return;
+    }
+    sendProbe(res, probe === '/healthz' || readiness.isReady());
+  };
 }
 
 /**

@@ -35,7 +35,20 @@ describe('/healthz and /readyz', () => {
       const res = await request(app).get(path);
       expect(res.status).toBe(200);
       expect(res.text).toBe('ok\n');
+      expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
       expect(res.headers['cache-control']).toBe('no-store');
+    }
+  });
+
+  test("match as Express's routes do: in any case, with or without a trailing slash, and nothing longer", async () => {
+    const { app } = appWithReadiness();
+    for (const path of ['/HEALTHZ', '/healthz/', '/ReadyZ/', '/readyz?probe=1']) {
+      const res = await request(app).get(path);
+      expect(res.status, path).toBe(200);
+      expect(res.text, path).toBe('ok\n');
+    }
+    for (const path of ['/healthz/more', '/healthzz', '/readyz//']) {
+      expect((await request(app).get(path)).status, path).toBe(404);
     }
   });
 
