@@ -3,9 +3,10 @@
  * (scripts/build-server.ts swaps this file in for every import of it but the one below). The real
  * module parses mime-db's 200 KB of JSON and builds its lookup tables as it loads, which Express
  * would pay on every cold start when it is imported. The server needs a media type only where
- * Express works one out (`res.type()`, `res.send()` and `res.json()`, as the probes use them;
- * `req.accepts()` for a client that asks for JSON), never for a page or a status page, so here
- * each export is a getter that loads the real module the first time any of them is read.
+ * Express works one out (`res.type()`, and `res.send()` or `res.json()` without a Content-Type
+ * that names its charset; `req.accepts()` for a client that asks for JSON), never for a page, a
+ * status page or a probe, so here each export is a getter that loads the real module the first
+ * time any of them is read.
  */
 interface MimeTypes {
   charset(type: string): string | false;
