@@ -52,7 +52,7 @@ export interface PageHandlerOptions {
   readonly site: SiteHead;
   /** The routes a browser may navigate to in place (client-routes.ts), for hydrating pages. */
   readonly clientRoutes: readonly ClientRoute[];
-  /** The request's form token, when the app has actions (a cookie is set if it had none). */
+  /** The request's form token when the app has actions, with the cookie to set when it had none (csrf.ts). */
   readonly formToken: ((req: Request) => FormToken) | undefined;
   /** The headers of every document (document-headers.ts). */
   readonly documentHeaders: DocumentHeaders;
