@@ -3,6 +3,7 @@ import { outsideRenderContext } from './outside-render-context.ts';
 
 /** The bytes React ends every document with (`</body>` and `</html>`, in its last batch). */
 const DOCUMENT_END = Buffer.from('</body></html>');
+const NO_SCRIPTS = Buffer.alloc(0);
 
 /** Where React's output goes: the response, or a compressor piped into it. */
 export interface PageDestination extends NodeJS.WritableStream {
@@ -33,6 +34,17 @@ export interface ScriptInjector {
 }
 
 /**
+ * React's slices of one batch as one Buffer. A batch of one slice is that slice, not a copy:
+ * React never writes into a slice again once it has handed it over (it starts a new one), so
+ * holding it until the flush is safe, as holding several is.
+ */
+function joined(chunks: readonly Uint8Array[]): Buffer {
+  if (chunks.length !== 1) return Buffer.concat(chunks);
+  const only = chunks[0] as Uint8Array;
+  return Buffer.isBuffer(only) ? only : Buffer.from(only.buffer, only.byteOffset, only.byteLength);
+}
+
+/**
  * What React writes into. React writes in 4 KiB slices that may cut a tag in two and calls
  * `flush()` at the end of each batch: only there is the document between elements. So its
  * bytes are held until its flush and leave as one write (one chunk, not one per slice), and
@@ -54,6 +66,7 @@ export function createScriptInjector(nonce: string): ScriptInjector {
   let soon = false;
 
   function takeWaiting(): Buffer {
+    if (waiting.length === 0) return NO_SCRIPTS;
     const tags = waiting.map((script) => `<script nonce="${nonce}">${script}</script>`).join('');
     waiting = [];
     return Buffer.from(tags);
@@ -69,13 +82,14 @@ export function createScriptInjector(nonce: string): ScriptInjector {
    * document's end is kept back.
    */
   function release(target: PageDestination): void {
-    const bytes = Buffer.concat(held);
+    const bytes = joined(held);
     held.length = 0;
     const ends = bytes.length >= DOCUMENT_END.length && bytes.subarray(bytes.length - DOCUMENT_END.length).equals(DOCUMENT_END);
     const body = ends ? bytes.subarray(0, bytes.length - DOCUMENT_END.length) : bytes;
     if (ends) tail = DOCUMENT_END;
     const scripts = takeWaiting();
-    const out = shellSent ? Buffer.concat([scripts, body]) : Buffer.concat([body, scripts]);
+    // Copied again only when there are scripts to put beside React's bytes.
+    const out = scripts.length === 0 ? body : shellSent ? Buffer.concat([scripts, body]) : Buffer.concat([body, scripts]);
     shellSent = true;
     if (out.length > 0) target.write(out);
   }
