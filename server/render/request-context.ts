@@ -15,15 +15,19 @@ export interface LoadContextParts {
 
 /**
  * What `load` receives (docs/building-pages.md): the request's method, absolute URL, headers
- * with Fetch semantics and parsed cookies, plus the app's own context. Headers and cookies
- * are read from Node's objects the first time a page asks, so a page that never looks pays
- * nothing for them.
+ * with Fetch semantics and parsed cookies, plus the app's own context. The search parameters,
+ * URL, headers and cookies are made from Node's objects the first time a page asks, so a page
+ * that never looks pays nothing for them.
  */
 export function createLoadContext(req: Request, { params, signal, context, publicOrigin }: LoadContextParts): LoadContext {
   let cookies: Readonly<Record<string, string | undefined>> | undefined;
+  let searchParams: URLSearchParams | undefined;
   return {
     params,
-    searchParams: searchParamsOf(req.originalUrl),
+    get searchParams() {
+      searchParams ??= searchParamsOf(req.originalUrl);
+      return searchParams;
+    },
     request: createPageRequest(req, publicOrigin),
     get cookies() {
       cookies ??= Object.freeze(parseCookie(req.headers.cookie ?? ''));
@@ -37,12 +41,15 @@ export function createLoadContext(req: Request, { params, signal, context, publi
 
 function createPageRequest(req: Request, publicOrigin: URL | undefined): PageRequest {
   let headers: Headers | undefined;
-  // Never from `Host` alone: the public origin when configured, else what Express resolved
-  // (a trusted proxy's forwarded host and protocol, or the validated `Host`).
-  const origin = publicOrigin?.origin ?? `${req.protocol}://${req.host}`;
+  let url: string | undefined;
   return {
     method: req.method,
-    url: new URL(req.originalUrl, origin).href,
+    get url() {
+      // Never from `Host` alone: the public origin when configured, else what Express resolved
+      // (a trusted proxy's forwarded host and protocol, or the validated `Host`).
+      url ??= new URL(req.originalUrl, publicOrigin?.origin ?? `${req.protocol}://${req.host}`).href;
+      return url;
+    },
     get headers() {
       headers ??= toHeaders(req.headers);
       return headers;
