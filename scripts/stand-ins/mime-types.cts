@@ -6,8 +6,12 @@
  * Express works one out (`res.type()`, and `res.send()` or `res.json()` without a Content-Type
  * that names its charset; `req.accepts()` for a client that asks for JSON), never for a page, a
  * status page or a probe, so here each export is a getter that loads the real module the first
- * time any of them is read.
+ * time any of them is read (lazy-exports.cts).
  */
+const { lazyExports } = require('./lazy-exports.cts') as {
+  lazyExports: <T extends object>(load: () => T, names: readonly (keyof T & string)[]) => T;
+};
+
 interface MimeTypes {
   charset(type: string): string | false;
   readonly charsets: { lookup(type: string): string | false };
@@ -21,16 +25,4 @@ interface MimeTypes {
 /** mime-types 3's public exports. */
 const MIME_TYPES_EXPORTS = ['charset', 'charsets', 'contentType', 'extension', 'extensions', 'lookup', 'types'] as const;
 
-let mimeTypes: MimeTypes | undefined;
-
-function loadMimeTypes(): MimeTypes {
-  // The plugin leaves this import alone, so esbuild bundles the real module here.
-  mimeTypes ??= require('mime-types') as MimeTypes;
-  return mimeTypes;
-}
-
-const lazyMimeTypes = {};
-for (const name of MIME_TYPES_EXPORTS) {
-  Object.defineProperty(lazyMimeTypes, name, { enumerable: true, get: () => loadMimeTypes()[name] });
-}
-module.exports = lazyMimeTypes;
+module.exports = lazyExports(() => require('mime-types') as MimeTypes, MIME_TYPES_EXPORTS);

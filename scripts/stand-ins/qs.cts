@@ -3,8 +3,12 @@
  * this file in for every import of it but the one below). The real module builds its helpers
  * and loads side-channel and its intrinsics as it loads, about a millisecond of every cold start,
  * for the "extended" query and form parsing the product never asks for. Each export is a getter
- * that loads the real module the first time any of them is read.
+ * that loads the real module the first time any of them is read (lazy-exports.cts).
  */
+const { lazyExports } = require('./lazy-exports.cts') as {
+  lazyExports: <T extends object>(load: () => T, names: readonly (keyof T & string)[]) => T;
+};
+
 interface Qs {
   readonly parse: unknown;
   readonly stringify: unknown;
@@ -14,16 +18,4 @@ interface Qs {
 /** qs 6's public exports. */
 const QS_EXPORTS = ['parse', 'stringify', 'formats'] as const;
 
-let qs: Qs | undefined;
-
-function loadQs(): Qs {
-  // The plugin leaves this import alone, so esbuild bundles the real module here.
-  qs ??= require('qs') as Qs;
-  return qs;
-}
-
-const lazyQs = {};
-for (const name of QS_EXPORTS) {
-  Object.defineProperty(lazyQs, name, { enumerable: true, get: () => loadQs()[name] });
-}
-module.exports = lazyQs;
+module.exports = lazyExports(() => require('qs') as Qs, QS_EXPORTS);
