@@ -158,6 +158,8 @@ export async function startServer(config: Config, routes: readonly RouteDefiniti
     keepAliveTimeoutMs: config.keepAliveTimeoutMs,
     headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
+    // A page's render timeout also bounds the delivery of every answer (docs/deployment.md).
+    deliveryTimeoutMs: config.renderTimeoutMs,
     logger,
   });
   const metricsServer = metrics === undefined ? undefined : createMetricsServer(metrics.registry, logger);
