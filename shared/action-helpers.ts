@@ -26,9 +26,11 @@ export function isActionRedirect(value: unknown): value is ActionRedirect {
 /**
  * Ends the action with 303 See Other to `location`: a path of this site (`/orders/42`), or a
  * path relative to the posted URL. An absolute URL is accepted only when it names this site's
- * own origin; any other origin (`https://evil.example/`, `//evil.example`) is refused with the
- * 500 page and one error line, so a `?next=` parameter cannot turn an action into an open
- * redirect.
+ * own origin. Refused with the 500 page and one error line: any other origin
+ * (`https://evil.example/`, `//evil.example`, `/\evil.example`), and a location whose path,
+ * once resolved, begins with `//` (`/.//evil.example`, `/%2e//evil.example`), which a browser
+ * would read as another host. So a `?next=` parameter cannot turn an action into an open
+ * redirect (docs/security.md, "No open redirects").
  */
 export function redirect(location: string): never {
   throw new ActionRedirect(location);

@@ -2,15 +2,19 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isActionRedirect, isInvalidSubmission } from '../../shared/action-helpers.ts';
 import { FORM_TOKEN_FIELD, NAVIGATION_HEADER, NAVIGATION_REDIRECT_HEADER } from '../../shared/navigation.ts';
 import type { RouteDefinition } from '../../shared/route-definition.ts';
-import { ClientDisconnectedError } from '../render/render-errors.ts';
+import { untilAborted } from '../render/abortable.ts';
+import { ClientDisconnectedError, RenderTimeoutError } from '../render/render-errors.ts';
 import { createLoadContext, type GetLoadContext } from '../render/request-context.ts';
 import { normalizeParams } from '../render/route-params.ts';
+import { sameOriginLocation } from './redirect-location.ts';
 
 export interface ActionHandlerOptions {
   /** Where the request's absolute URL, and so a redirect's allowed origin, come from. */
   readonly publicOrigin: URL | undefined;
   /** The app's per-request value, as `load` gets it. */
   readonly getLoadContext: GetLoadContext | undefined;
+  /** `getLoadContext` and the action together get this long, as a page's render does (`RENDER_TIMEOUT_MS`). */
+  readonly renderTimeoutMs: number;
 }
 
 /** The posted fields as the action sees them: without the form token, read-only. */
@@ -20,37 +24,19 @@ function formFields(body: unknown): Readonly<Record<string, unknown>> {
 }
 
 /**
- * Where `redirect(location)` may send the browser: a path on the request's own origin (the
- * public origin when configured). Anything that resolves elsewhere (`https://evil.example/`,
- * `//evil.example`, `/\evil.example`, `javascript:`) is refused with an error, which ends in
- * the 500 page with its digest: an action cannot become an open redirect.
- */
-function sameOriginLocation(req: Request, location: string, publicOrigin: URL | undefined): string {
-  const here = new URL(req.originalUrl, publicOrigin?.origin ?? `${req.protocol}://${req.host}`);
-  let target: URL;
-  try {
-    target = new URL(location, here);
-  } catch {
-    throw new Error(`redirect() refused: ${JSON.stringify(location)} is not a URL`);
-  }
-  if (target.origin !== here.origin) {
-    throw new Error(`redirect() refused: ${target.origin} is not this site's origin (${here.origin}); an action redirects within its own site only`);
-  }
-  return `${target.pathname}${target.search}${target.hash}`;
-}
-
-/**
  * Runs a route's action for a POST whose body was parsed and whose cross-site check passed
  * (server/app.ts), then answers (docs/building-pages.md, "Forms and actions"):
  * - `redirect(location)`: 303 See Other to that path of this site; an in-place submission
  *   gets 204 with the path in `X-Navigation-Redirect` and navigates there itself;
  * - `invalid(errors, values)`: the page again, 422, `actionData = { errors, values }`;
  * - any other value: the page again, 200, `actionData` = the value;
- * - a status helper or a throw: its status page, or the 500 page with a digest, as for `load`.
+ * - a status helper or a throw: its status page, or the 500 page with a digest, as for `load`;
+ * - not settled within the render timeout: its signal aborts, and the 500 page with a digest
+ *   answers, its error line naming the route, as for a `load` that outlives the timeout.
  * The page is shown by the same handler as GET (`showPage`), which reads
  * `res.locals.actionResult` and answers in-place navigations with data too.
  */
-export function createActionHandler(route: RouteDefinition, showPage: RequestHandler, { publicOrigin, getLoadContext }: ActionHandlerOptions): RequestHandler {
+export function createActionHandler(route: RouteDefinition, showPage: RequestHandler, { publicOrigin, getLoadContext, renderTimeoutMs }: ActionHandlerOptions): RequestHandler {
   const { action } = route;
   if (action === undefined) throw new Error(`Route ${route.path} has no action`);
 
@@ -61,12 +47,15 @@ export function createActionHandler(route: RouteDefinition, showPage: RequestHan
       if (!res.writableFinished) client.abort(new ClientDisconnectedError());
     });
     const { signal } = client;
+    const timer = setTimeout(function actionTimedOut() {
+      client.abort(new RenderTimeoutError(renderTimeoutMs, 'action'));
+    }, renderTimeoutMs);
     let result: unknown;
     try {
-      const context = getLoadContext === undefined ? {} : await getLoadContext(req, res);
+      const context = getLoadContext === undefined ? {} : await untilAborted(getLoadContext(req, res), signal);
       const loadContext = createLoadContext(req, { params: normalizeParams(req.params), signal, context, publicOrigin });
       // Assigned rather than spread, so `cookies` stays parsed on first read only.
-      result = await action(Object.assign(loadContext, { body: formFields(req.body) }));
+      result = await untilAborted(action(Object.assign(loadContext, { body: formFields(req.body) })), signal);
     } catch (error) {
       if (isActionRedirect(error)) {
         const location = sameOriginLocation(req, error.location, publicOrigin);
@@ -80,12 +69,16 @@ export function createActionHandler(route: RouteDefinition, showPage: RequestHan
         res.end();
         return;
       }
+      // Past the timeout: Express answers the 500 page, whose error line is this event's only one.
+      if (error instanceof RenderTimeoutError) throw error;
       if (signal.aborted) {
         // Nobody is left to answer: an abort, not an error of the app.
         req.log.info({ route: route.path }, 'action aborted: client disconnected');
         return;
       }
       throw error;
+    } finally {
+      clearTimeout(timer);
     }
     res.locals.actionResult = isInvalidSubmission(result)
       ? { status: 422, data: { errors: result.errors, values: result.values } }
