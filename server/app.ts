@@ -148,7 +148,11 @@ export function createApp(options: AppOptions): Express {
     app.get(route.path, showPage);
     if (route.action !== undefined && checkCsrf !== undefined) {
       // The body first (the token may be in it), then the cross-site check, then the action.
-      const runAction = createActionHandler(route, showPage, { publicOrigin, getLoadContext: options.getLoadContext });
+      const runAction = createActionHandler(route, showPage, {
+        publicOrigin,
+        getLoadContext: options.getLoadContext,
+        renderTimeoutMs: pageOptions.renderTimeoutMs,
+      });
       app.post(route.path, labelRoute(route.path), parseFormBody, checkCsrf, runAction);
     }
     app.all(route.path, labelRoute(route.path), route.action === undefined ? methodNotAllowed : actionMethodNotAllowed);

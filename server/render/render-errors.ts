@@ -6,11 +6,12 @@ export class ClientDisconnectedError extends Error {
   }
 }
 
+/** `RENDER_TIMEOUT_MS` passed: for a page's `load` and render, or for an action and its `getLoadContext`. */
 export class RenderTimeoutError extends Error {
   override readonly name = 'RenderTimeoutError';
   readonly timeoutMs: number;
-  constructor(timeoutMs: number) {
-    super(`The render did not finish within ${timeoutMs} ms`);
+  constructor(timeoutMs: number, what: 'render' | 'action' = 'render') {
+    super(`The ${what} did not finish within ${timeoutMs} ms`);
     this.timeoutMs = timeoutMs;
   }
 }
