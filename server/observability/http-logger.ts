@@ -2,7 +2,6 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { isProbePath } from '../lifecycle/readiness.ts';
 import { clientAddress } from '../security/client-address.ts';
-import { createCompletionWriter, type CompletionLine } from './completion-line.ts';
 import { assignRequestId } from './request-id.ts';
 import { requestPath } from './request-path.ts';
 
@@ -13,6 +12,18 @@ declare module 'http' {
     /** Lines about this request: each carries `reqId`. Made on first use. */
     log: Logger;
   }
+}
+
+/** The completion line of docs/observability.md, field by field, in this order. */
+interface CompletionLine {
+  readonly reqId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly route: string | null;
+  readonly status: number;
+  readonly duration: number;
+  readonly ip: string | undefined;
+  readonly protocol: string;
 }
 
 function omitFromLog(): undefined {
@@ -58,7 +69,6 @@ const LAZY_LOG: PropertyDescriptor = {
 export function createHttpLogger(logger: Logger): RequestHandler {
   // Raw request or response objects are dropped should a line ever name them `req` or `res`.
   const parent = logger.child({}, { serializers: { req: omitFromLog, res: omitFromLog } });
-  const writeCompletion = createCompletionWriter(parent);
   return function logRequest(req: Request, res: Response, next: NextFunction) {
     const started = Date.now();
     const id = assignRequestId(req);
@@ -87,7 +97,8 @@ export function createHttpLogger(logger: Logger): RequestHandler {
       };
       // A 500 is not a logging failure: the error itself has its own `error` line.
       const message = res.writableEnded && !req.readableAborted ? 'request completed' : 'request aborted';
-      writeCompletion(probe ? 'debug' : 'info', line, message);
+      // One plain call: the line goes through the app's mixin, formatters and hooks like any other.
+      parent[probe ? 'debug' : 'info'](line, message);
     }
     // Whichever comes first: `finish` once the response is handed to the system, `close` when
     // the connection went before it could be, `error` (which also keeps a late write's error

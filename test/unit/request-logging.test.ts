@@ -1,10 +1,8 @@
 import { hostname } from 'node:os';
 import express from 'express';
-import { pino } from 'pino';
 import request from 'supertest';
 import { describe, expect, test, vi } from 'vitest';
 import { createApp } from '../../server/app.ts';
-import { createCompletionWriter, type CompletionLine } from '../../server/observability/completion-line.ts';
 import { createHttpLogger } from '../../server/observability/http-logger.ts';
 import { createLogger, REDACTED_PATHS } from '../../server/observability/logger.ts';
 import { buildApp, LEVEL } from '../support/build-app.ts';
@@ -122,37 +120,6 @@ describe('the completion line', () => {
       ['GET', '/throw-in-load', '/throw-in-load', 500],
     ]);
     expect(lines.join('')).not.toContain('SECRET-QUERY');
-  });
-
-  test('is byte for byte what pino itself writes for the same fields and message', () => {
-    const written: string[] = [];
-    const pinoLines: string[] = [];
-    const options = { level: 'debug', timestamp: () => ',"time":1700000000000', base: { pid: 4242, hostname: 'box' } } as const;
-    const ours = pino(options, { write: (line: string) => void written.push(line) });
-    const theirs = pino(options, { write: (line: string) => void pinoLines.push(line) });
-    const writeCompletion = createCompletionWriter(ours);
-    const lines: CompletionLine[] = [
-      { reqId: 'a-1', method: 'GET', path: '/users/42', route: '/users/:id', status: 200, duration: 3, ip: '127.0.0.1', protocol: 'http' },
-      { reqId: 'b-2', method: 'POST', path: '/odd/"quoted"\\/\u2028/\u0001/ünï', route: null, status: 404, duration: 0, ip: undefined, protocol: 'https' },
-    ];
-    for (const line of lines) {
-      writeCompletion('info', line, 'request completed');
-      theirs.info(line, 'request completed');
-      writeCompletion('debug', line, 'request aborted');
-      theirs.debug(line, 'request aborted');
-    }
-    expect(written).toEqual(pinoLines);
-    expect(JSON.parse(written[2] ?? '')).not.toHaveProperty('ip');
-  });
-
-  test('follows the logger\'s level: no debug line when the level is info', () => {
-    const written: string[] = [];
-    const writeCompletion = createCompletionWriter(pino({ level: 'info' }, { write: (line: string) => void written.push(line) }));
-    const line: CompletionLine = { reqId: 'x', method: 'GET', path: '/healthz', route: null, status: 200, duration: 0, ip: undefined, protocol: 'http' };
-    writeCompletion('debug', line, 'request completed');
-    expect(written).toEqual([]);
-    writeCompletion('info', line, 'request completed');
-    expect(written).toHaveLength(1);
   });
 
   test('is one line per request, written once even though the response both finishes and closes', async () => {
