@@ -23,7 +23,10 @@ export interface DataStreamOptions {
   readonly onScript: (script: string) => void;
   /** Every deferred value has been written: no script follows. */
   readonly onDone: () => void;
-  /** seroval could not serialize a value: the page's data holds something it cannot carry. */
+  /**
+   * seroval could not serialize a settled value (the walk of deferred-data.ts lets none through
+   * that it knows of). A value in the initial data is thrown by createDataStream instead.
+   */
   readonly onError: (error: unknown) => void;
   /** A script from fixedDataScript, run right after the initial value is in place. */
   readonly fixed?: string | undefined;
@@ -55,6 +58,7 @@ const DOCUMENT_HEADER = `${QUIET_REJECTIONS};${getCrossReferenceHeader(PAGE_DATA
  */
 export function createDataStream(value: unknown, { onScript, onDone, onError, fixed }: DataStreamOptions, scope = PAGE_DATA_SCOPE): DataStream {
   let initial: string | undefined;
+  let failed: { readonly error: unknown } | undefined;
   const header = scope === PAGE_DATA_SCOPE ? DOCUMENT_HEADER : `${QUIET_REJECTIONS};${getCrossReferenceHeader(scope)}`;
   const dispose = crossSerializeStream(value, {
     scopeId: scope,
@@ -64,9 +68,13 @@ export function createDataStream(value: unknown, { onScript, onDone, onError, fi
       else onScript(script);
     },
     onDone,
-    onError,
+    onError(error) {
+      if (initial === undefined) failed = { error };
+      else onError(error);
+    },
   });
-  // seroval writes the initial value synchronously, before any promise can settle.
-  if (initial === undefined) throw new Error('seroval produced no initial value');
+  // seroval writes the initial value synchronously, before any promise can settle. Without it
+  // nothing was sent yet: the caller's throw becomes the 500 page, with this one error's line.
+  if (initial === undefined) throw failed?.error ?? new Error('seroval produced no initial value');
   return { initial, dispose };
 }

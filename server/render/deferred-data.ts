@@ -1,11 +1,13 @@
 import { DEFERRED_DATA_ERROR } from '../../shared/page-data.ts';
 import { isPlainObject } from '../../shared/plain-object.ts';
+import { checkSendable, errorForBrowser, mapEntryPath, propertyPath } from './sendable-values.ts';
 
 /**
- * Promises anywhere in a page's data (plain objects and arrays, any depth) are not awaited
- * before the shell: components read them with React's `use()` inside `<Suspense>`, and each
- * settled value streams to the browser (server/render/data-stream.ts). Every promise is
- * replaced by one the server controls, so that
+ * Promises anywhere in a page's data (plain objects, arrays, Maps and Sets, any depth) are not
+ * awaited before the shell: components read them with React's `use()` inside `<Suspense>`, and
+ * each settled value streams to the browser (server/render/data-stream.ts). The same walk
+ * checks, on a page that hydrates, that the browser can receive every value (sendable-values.ts).
+ * Every promise is replaced by one the server controls, so that
  * - a rejection is logged once, with a digest, and the browser receives only that digest
  *   (plus message and stack in development), never the error itself;
  * - at the render timeout every promise still pending is rejected with the timeout's digest,
@@ -39,26 +41,60 @@ interface Pending {
   readonly reject: (error: DeferredDataError) => void;
 }
 
+export interface DeferDataOptions {
+  /**
+   * Turns a rejection into the error the page may see (it logs the original and picks the
+   * digest); also what a settled value the browser cannot receive becomes.
+   */
+  readonly onRejected: (error: unknown) => DeferredDataError;
+  /**
+   * Set when the data is sent to the browser (the page hydrates): every value is checked once
+   * (sendable-values.ts), and errors are copied as the browser may see them. A page that ships
+   * no JavaScript keeps its values as they are.
+   */
+  readonly browser?: { readonly development: boolean } | undefined;
+  /** What the data is called in an UnsendableValueError's message. */
+  readonly path?: string | undefined;
+}
+
 function isThenable(value: object): value is PromiseLike<unknown> {
   return 'then' in value && typeof value.then === 'function';
 }
 
 /**
- * Walks `data` once and wraps its promises. `onRejected` turns a rejection into the error the
- * page may see (it logs the original and picks the digest).
+ * Sets an own property. Plain assignment of `__proto__`, a key that JSON from a database may
+ * well hold, would replace the copy's prototype instead: the component would read fields that
+ * are not in the data, and that the browser would not have.
  */
-export function deferData<T>(data: T, onRejected: (error: unknown) => DeferredDataError): DeferredData<T> {
+function setOwn(target: object, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else Reflect.set(target, key, value);
+}
+
+/**
+ * Walks `data` once and wraps its promises, looking into plain objects, arrays, Maps and Sets
+ * (a copy of each; the caller's value is untouched). With `browser` set, a value the browser
+ * cannot receive throws UnsendableValueError (in a settled value: that value rejects with it).
+ */
+export function deferData<T>(data: T, { onRejected, browser, path: root = 'data' }: DeferDataOptions): DeferredData<T> {
   const pending = new Set<Pending>();
 
-  function wrap(source: PromiseLike<unknown>): Promise<unknown> {
+  function wrap(source: PromiseLike<unknown>, path: string): Promise<unknown> {
     const controlled = new Promise<unknown>((resolve, reject) => {
       const entry: Pending = { reject };
       pending.add(entry);
       source.then(
         (value) => {
           pending.delete(entry);
-          // A settled value may hold promises of its own.
-          resolve(walk(value));
+          // A settled value may hold promises of its own, or a value the browser cannot receive.
+          let walked: unknown;
+          try {
+            walked = walk(value, path);
+          } catch (error) {
+            reject(onRejected(error));
+            return;
+          }
+          resolve(walked);
         },
         (error: unknown) => {
           pending.delete(entry);
@@ -71,18 +107,43 @@ export function deferData<T>(data: T, onRejected: (error: unknown) => DeferredDa
     return controlled;
   }
 
-  function walk(value: unknown): unknown {
-    if (typeof value !== 'object' || value === null) return value;
-    if (isThenable(value)) return wrap(value);
-    if (Array.isArray(value)) return value.map(walk);
-    if (!isPlainObject(value)) return value;
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = walk(item);
-    return out;
+  // Paths are worked out only for data the browser receives: only an UnsendableValueError reads them.
+  const checked = browser !== undefined;
+
+  function walk(value: unknown, path: string): unknown {
+    if (typeof value !== 'object' || value === null) {
+      if (checked && (typeof value === 'function' || typeof value === 'symbol')) checkSendable(value, path);
+      return value;
+    }
+    if (isThenable(value)) return wrap(value, path);
+    if (Array.isArray(value)) {
+      const out: unknown[] = new Array(value.length);
+      for (let i = 0; i < value.length; i += 1) out[i] = walk(value[i], checked ? `${path}[${i}]` : path);
+      return out;
+    }
+    if (isPlainObject(value)) {
+      const out: object = Object.getPrototypeOf(value) === null ? Object.create(null) : {};
+      for (const key of Object.keys(value)) setOwn(out, key, walk(value[key], checked ? propertyPath(path, key) : path));
+      return out;
+    }
+    if (value instanceof Map) {
+      const out = new Map<unknown, unknown>();
+      for (const [key, item] of value) out.set(walk(key, `${path} (a key)`), walk(item, checked ? mapEntryPath(path, key) : path));
+      return out;
+    }
+    if (value instanceof Set) {
+      const out = new Set<unknown>();
+      for (const item of value) out.add(walk(item, `${path} (an item)`));
+      return out;
+    }
+    if (browser === undefined) return value;
+    if (value instanceof Error) return errorForBrowser(value, browser.development, (key, field) => walk(field, propertyPath(path, key)));
+    checkSendable(value, path);
+    return value;
   }
 
-  // `walk` keeps every non-promise value as it was; only promises change, for promises.
-  const value = walk(data) as T;
+  // `walk` keeps every value the browser can receive as it was; only promises change, for promises.
+  const value = walk(data, root) as T;
   return {
     value,
     hasPending: pending.size > 0,

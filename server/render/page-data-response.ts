@@ -27,44 +27,48 @@ export interface PageDataResponse {
  * inert if anything but the navigation runtime reads it.
  */
 export function sendPageData(req: Request, res: Response, { status, meta, value, compression, scope, onError }: PageDataResponse): void {
-  res.status(status);
-  setHtmlHeaders(res);
-  res.setHeader('Content-Type', PAGE_DATA_TYPE);
-  const encoding = choosePageEncoding(req, res, compression);
-  const out = encoding === undefined ? res : compressInto(res, encoding);
-  const flush = 'flush' in out && typeof out.flush === 'function' ? () => out.flush() : () => undefined;
+  let out: NodeJS.WritableStream | undefined;
+  let flush: () => void = () => undefined;
   let open = true;
   function line(json: unknown): void {
-    if (!open) return;
+    // No script can come before the answer has started: seroval writes none synchronously.
+    if (!open || out === undefined) return;
     out.write(`${JSON.stringify(json)}\n`);
     flush();
   }
   function end(): void {
-    if (!open) return;
+    if (!open || out === undefined) return;
     open = false;
     out.end();
   }
-  line(meta);
   // seroval says it is done synchronously when nothing is deferred: end after the first value.
   let settled = false;
-  let started = false;
+  // Made before anything is set on the response: if seroval cannot write the value, the throw
+  // becomes the 500 answer (render-page.ts).
   const stream = createDataStream(value, {
     onScript: line,
     onDone() {
       settled = true;
-      if (started) end();
+      end();
     },
     onError(error) {
       onError(error);
       settled = true;
-      if (started) end();
+      end();
     },
   }, scope);
   res.once('close', () => {
     open = false;
     stream.dispose();
   });
+  res.status(status);
+  setHtmlHeaders(res);
+  res.setHeader('Content-Type', PAGE_DATA_TYPE);
+  const encoding = choosePageEncoding(req, res, compression);
+  const target = encoding === undefined ? res : compressInto(res, encoding);
+  out = target;
+  if ('flush' in target && typeof target.flush === 'function') flush = () => target.flush();
+  line(meta);
   line(stream.initial);
-  started = true;
   if (settled) end();
 }

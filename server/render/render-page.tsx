@@ -11,7 +11,7 @@ import { untilAborted } from './abortable.ts';
 import { bootstrapScript, type ClientAssets } from './client-assets.ts';
 import { compressInto, negotiateEncoding } from './compression.ts';
 import { createDataStream, fixedDataScript, type DataStream } from './data-stream.ts';
-import { deferData, DeferredDataError } from './deferred-data.ts';
+import { deferData, DeferredDataError, type DeferredData } from './deferred-data.ts';
 import type { DocumentHeaders } from './document-headers.ts';
 import { isCrawler } from './is-crawler.ts';
 import { PageDocument } from './page-document.tsx';
@@ -204,23 +204,34 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
       const digest = logServerError(req, error);
       return new DeferredDataError(digest, development && error instanceof Error ? { message: error.message, stack: error.stack } : undefined);
     }
-    const deferred = deferData(loaded, deferredRejected);
-    const data = deferred.value;
+    // A form post shown again (its action's status and result), or the page as asked.
+    const action = res.locals.actionResult;
+    let deferred: DeferredData<{ readonly data: unknown; readonly actionData: unknown }>;
+    try {
+      // Checked here when the browser gets the data, so a value it cannot receive is the 500
+      // page with one error line, on both paths, before anything is sent (sendable-values.ts).
+      deferred = deferData(
+        { data: loaded, actionData: action?.data },
+        { onRejected: deferredRejected, browser: pageAssets === undefined ? undefined : { development }, path: '' },
+      );
+    } catch (error) {
+      if (enter('done')) throw error;
+      return;
+    }
+    const { data, actionData } = deferred.value;
     stopDeferred = (digest) => {
       if (!deferred.isPending()) return false;
       deferred.rejectPending(new DeferredDataError(digest));
       return true;
     };
 
-    // A form post shown again (its action's status and result), or the page as asked.
-    const action = res.locals.actionResult;
     const status = action?.status ?? 200;
     const form = formToken?.(req);
     const token = form?.token;
     const pageData: EmbeddedPageData = {
       data,
       params,
-      ...(action === undefined ? {} : { actionData: action.data }),
+      ...(action === undefined ? {} : { actionData }),
       ...(token === undefined ? {} : { formToken: token }),
       ...(telemetry ? { telemetry: { route: route.path, requestId: String(req.id) } } : {}),
       ...(development ? { development: true } : {}),
@@ -330,7 +341,7 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
         analyticsSources={analyticsSources}
       >
         <AppRoot showErrorDetail={development} formToken={token}>
-          <Page data={data} params={params} {...(action === undefined ? {} : { actionData: action.data })} />
+          <Page data={data} params={params} {...(action === undefined ? {} : { actionData })} />
         </AppRoot>
       </PageDocument>,
       {
