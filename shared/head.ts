@@ -46,17 +46,41 @@ export interface ResolvedHead {
   readonly meta: readonly HeadMeta[];
 }
 
-function absolute(url: string | undefined, origin: URL | undefined): string | undefined {
+/** The head's fields that hold URLs. */
+export type HeadUrlField = 'canonical' | 'openGraph.url' | 'openGraph.image';
+
+export interface HeadUrls {
+  /** The public origin, which paths are resolved against; without it a path makes no URL. */
+  readonly origin: URL | undefined;
+  /** The page's own absolute URL, the default canonical URL; none without a public origin. */
+  readonly pageUrl: string | undefined;
+  /** Hears each URL field left out because it makes no http(s) URL (`http:`, `https://`, `mailto:x`). */
+  readonly onUnusable: (field: HeadUrlField) => void;
+}
+
+/** Starts with a scheme (`https:`, `http:`, `mailto:`): then it must be a URL on its own. */
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+/**
+ * A declared URL made absolute: as it is when it has a scheme, else resolved against the
+ * public origin (none without one, by design). One that still makes no http(s) URL is left out
+ * and reported rather than thrown: a head from data must not turn the page into a 500.
+ */
+function absolute(url: string | undefined, field: HeadUrlField, { origin, onUnusable }: HeadUrls): string | undefined {
   if (url === undefined) return undefined;
-  if (/^https?:\/\//i.test(url)) return url;
-  return origin === undefined ? undefined : new URL(url, origin).href;
+  const hasScheme = SCHEME.test(url);
+  if (!hasScheme && origin === undefined) return undefined;
+  const parsed = hasScheme ? URL.parse(url) : URL.parse(url, origin);
+  if (parsed !== null && (parsed.protocol === 'https:' || parsed.protocol === 'http:')) return parsed.href;
+  onUnusable(field);
+  return undefined;
 }
 
 /** A page's head with the site's defaults filled in, as tags to write. */
-export function resolveHead(page: PageHead, site: SiteHead, origin: URL | undefined, path: string): ResolvedHead {
+export function resolveHead(page: PageHead, site: SiteHead, urls: HeadUrls): ResolvedHead {
   const title = page.title === undefined || page.title === '' ? site.name : `${page.title} · ${site.name}`;
   const description = page.description ?? site.description;
-  const canonical = absolute(page.canonical ?? path, origin);
+  const canonical = page.canonical === undefined ? urls.pageUrl : absolute(page.canonical, 'canonical', urls);
   const og = page.openGraph ?? {};
   const meta: HeadMeta[] = [];
   const add = (key: HeadMeta['key'], value: string, content: string | undefined) => {
@@ -66,9 +90,9 @@ export function resolveHead(page: PageHead, site: SiteHead, origin: URL | undefi
   add('name', 'robots', page.robots);
   add('property', 'og:title', og.title ?? page.title ?? site.name);
   add('property', 'og:description', og.description ?? description);
-  add('property', 'og:url', absolute(og.url, origin) ?? canonical);
+  add('property', 'og:url', og.url === undefined ? canonical : absolute(og.url, 'openGraph.url', urls));
   add('property', 'og:type', og.type ?? 'website');
   add('property', 'og:site_name', site.name);
-  add('property', 'og:image', absolute(og.image, origin));
+  add('property', 'og:image', absolute(og.image, 'openGraph.image', urls));
   return { title, canonical, meta };
 }

@@ -4,13 +4,16 @@ import { AppRoot } from '../../shared/app-root.tsx';
 import HomePage from '../../shared/pages/home.tsx';
 import { bootstrapScript, loadClientAssets } from '../../server/render/client-assets.ts';
 import { createDataStream } from '../../server/render/data-stream.ts';
-import { resolveHead } from '../../shared/head.ts';
+import { resolveHead, type HeadUrls } from '../../shared/head.ts';
 import { head as homeHead } from '../../shared/pages/home.tsx';
 import { PageDocument } from '../../server/render/page-document.tsx';
 import { StatusDocument } from '../../server/errors/status-document.tsx';
 import { statusMessage } from '../../shared/http-error.ts';
 import { STREAMING_TITLE, SUSPENSE_PATH } from './suspense-fixture.ts';
 import { SuspensePage } from './suspense-page.tsx';
+
+/** The bench's app has no public origin, so its fixed heads hold no URL to leave out. */
+const NO_PUBLIC_ORIGIN: HeadUrls = { origin: undefined, pageUrl: undefined, onUnusable: () => undefined };
 
 /**
  * The React trees the baselines render: element for element what the product renders for the
@@ -33,7 +36,7 @@ export function homeTree(clientDir: string): HomeTree {
   return {
     bootstrapScriptContent: bootstrapScript(assets),
     element: () => (
-      <PageDocument head={resolveHead(homeHead, { name: APP_NAME }, undefined, '/')} nonce={BASELINE_NONCE} dataScript={dataScript}>
+      <PageDocument head={resolveHead(homeHead, { name: APP_NAME }, NO_PUBLIC_ORIGIN)} nonce={BASELINE_NONCE} dataScript={dataScript}>
         <AppRoot>
           <HomePage data={undefined} params={{}} />
         </AppRoot>
@@ -65,7 +68,7 @@ export function suspenseTree(fixtureClientDir: string): SuspenseTree {
     element: (delayMs) => {
       const data = { delayMs };
       return (
-        <PageDocument head={resolveHead({ title: STREAMING_TITLE }, { name: APP_NAME }, undefined, SUSPENSE_PATH)} nonce={BASELINE_NONCE} dataScript={initialDataScript(data)}>
+        <PageDocument head={resolveHead({ title: STREAMING_TITLE }, { name: APP_NAME }, NO_PUBLIC_ORIGIN)} nonce={BASELINE_NONCE} dataScript={initialDataScript(data)}>
           <AppRoot>
             <SuspensePage data={data} params={{}} />
           </AppRoot>

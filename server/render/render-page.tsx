@@ -1,12 +1,12 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { renderToPipeableStream } from 'react-dom/server';
 import { AppRoot } from '../../shared/app-root.tsx';
-import { resolveHead, type PageHead, type ResolvedHead, type SiteHead } from '../../shared/head.ts';
+import type { SiteHead } from '../../shared/head.ts';
 import { isHttpError, type HttpError } from '../../shared/http-error.ts';
 import { NAVIGATION_HEADER, NAVIGATION_SCOPE, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
 import type { ClientRoute, EmbeddedPageData } from '../../shared/page-data.ts';
 import { statusDigest } from '../../shared/server-digests.ts';
-import type { RouteDefinition, RouteParams } from '../../shared/route-definition.ts';
+import type { RouteDefinition } from '../../shared/route-definition.ts';
 import { untilAborted } from './abortable.ts';
 import { bootstrapScript, type ClientAssets } from './client-assets.ts';
 import { compressInto, negotiateEncoding } from './compression.ts';
@@ -15,6 +15,7 @@ import { deferData, DeferredDataError, type DeferredData } from './deferred-data
 import type { DocumentHeaders } from './document-headers.ts';
 import { isCrawler } from './is-crawler.ts';
 import { PageDocument } from './page-document.tsx';
+import { createHeadFor } from './page-head.ts';
 import { ClientDisconnectedError, RenderNotNeededError, RenderTimeoutError, isRenderStopReason } from './render-errors.ts';
 import { canEnter, isSettled, type RenderPhase } from './render-phase.ts';
 import { createLoadContext, type GetLoadContext } from './request-context.ts';
@@ -26,7 +27,6 @@ import { createDigest } from '../errors/digest.ts';
 import type { FormToken } from '../security/csrf.ts';
 import { writePreparedHead } from '../lifecycle/response-head.ts';
 import { logServerError } from '../errors/server-error-log.ts';
-import { requestPath } from '../observability/request-path.ts';
 
 export interface PageHandlerOptions {
   /** After this long the render is aborted and pending boundaries render on the client. */
@@ -58,9 +58,6 @@ export interface PageHandlerOptions {
   readonly documentHeaders: DocumentHeaders;
 }
 
-/** Path patterns with parameters or wildcards serve many paths, so many canonical URLs. */
-const VARIABLE_PATH = /[:*]/;
-
 /**
  * Streams one route's page (docs/rendering.md): `load` first, then `renderToPipeableStream`. Browsers get
  * the shell as soon as it is ready and boundaries as they resolve; crawlers get the whole
@@ -77,13 +74,8 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
   const bootstrapScriptContent = pageAssets === undefined ? undefined : bootstrapScript(pageAssets);
   // The route table for navigation is the same on every page: written once (data-stream.ts).
   const navigationScript = clientRoutes.length === 0 ? undefined : fixedDataScript('navigation', clientRoutes);
-  const { head } = route;
-  function headFor(data: unknown, params: RouteParams, path: string): ResolvedHead {
-    const declared: PageHead = typeof head === 'function' ? head(data, params) : (head ?? {});
-    return resolveHead(declared, site, publicOrigin, path);
-  }
-  // Most heads depend neither on the data nor on the path: work them out once, not per request.
-  const fixedHead = typeof head === 'function' || VARIABLE_PATH.test(route.path) ? undefined : headFor(undefined, {}, route.path);
+  // Most heads depend neither on the data nor on the path: worked out once, not per request (page-head.ts).
+  const headFor = createHeadFor(route, { site, publicOrigin });
   const Page = route.component;
 
   return async function renderPage(req: Request, res: Response, next: NextFunction) {
@@ -236,7 +228,7 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
       ...(telemetry ? { telemetry: { route: route.path, requestId: String(req.id) } } : {}),
       ...(development ? { development: true } : {}),
     };
-    const head = fixedHead ?? headFor(data, params, requestPath(req));
+    const head = headFor(req, data, params);
 
     // An in-place navigation asks for the data alone (client/navigation.ts).
     const scope = req.get(NAVIGATION_SCOPE_HEADER);

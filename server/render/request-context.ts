@@ -1,6 +1,7 @@
 import { parseCookie } from 'cookie';
 import type { Request, Response } from 'express';
 import type { AppLoadContext, LoadContext, PageRequest, RouteParams } from '../../shared/route-definition.ts';
+import { requestUrl } from './request-url.ts';
 import { searchParamsOf } from './route-params.ts';
 
 /** Makes the per-request value every `load` (and action) of the app receives as `context`. */
@@ -45,9 +46,8 @@ function createPageRequest(req: Request, publicOrigin: URL | undefined): PageReq
   return {
     method: req.method,
     get url() {
-      // Never from `Host` alone: the public origin when configured, else what Express resolved
-      // (a trusted proxy's forwarded host and protocol, or the validated `Host`).
-      url ??= new URL(req.originalUrl, publicOrigin?.origin ?? `${req.protocol}://${req.host}`).href;
+      // The public origin when configured, else the request's own (request-url.ts).
+      url ??= requestUrl(req, publicOrigin).href;
       return url;
     },
     get headers() {

@@ -1,0 +1,58 @@
+import type { Request } from 'express';
+import { resolveHead, type HeadUrlField, type PageHead, type ResolvedHead, type SiteHead } from '../../shared/head.ts';
+import type { RouteDefinition, RouteParams } from '../../shared/route-definition.ts';
+import { requestUrl, urlOnOrigin } from './request-url.ts';
+
+/** Path patterns with parameters or wildcards serve many paths, so many canonical URLs. */
+const VARIABLE_PATH = /[:*]/;
+
+export interface PageHeadOptions {
+  readonly site: SiteHead;
+  /** Canonical and Open Graph URLs are made on it; without it there are none but absolute ones. */
+  readonly publicOrigin: URL | undefined;
+}
+
+/** The head tags of one request to a route. */
+export type HeadFor = (req: Request, data: unknown, params: RouteParams) => ResolvedHead;
+
+/**
+ * Works out a route's head (docs/building-pages.md, "Head tags"). The default canonical URL is
+ * the request's path on the public origin (request-url.ts: the client's target never moves its
+ * host). A URL from data that makes no http(s) URL is left out with one warn line naming the
+ * route and the field. A head that depends neither on the data nor on the path is worked out
+ * once, here, and a URL in it that makes no http(s) URL stops the app at start instead.
+ */
+export function createHeadFor(route: RouteDefinition, { site, publicOrigin }: PageHeadOptions): HeadFor {
+  const { head } = route;
+  const declaredHead = (data: unknown, params: RouteParams): PageHead => (typeof head === 'function' ? head(data, params) : (head ?? {}));
+
+  if (typeof head !== 'function' && !VARIABLE_PATH.test(route.path)) {
+    const fixed = resolveHead(declaredHead(undefined, {}), site, {
+      origin: publicOrigin,
+      pageUrl: publicOrigin === undefined ? undefined : urlOnOrigin(publicOrigin.origin, route.path).href,
+      onUnusable(field: HeadUrlField) {
+        throw new Error(`Route ${route.path}: head ${field} is not an http(s) URL, nor a path on the public origin`);
+      },
+    });
+    return function fixedHead() {
+      return fixed;
+    };
+  }
+
+  return function headOfRequest(req: Request, data: unknown, params: RouteParams): ResolvedHead {
+    return resolveHead(declaredHead(data, params), site, {
+      origin: publicOrigin,
+      pageUrl: publicOrigin === undefined ? undefined : pageUrlOf(req, publicOrigin),
+      onUnusable(field: HeadUrlField) {
+        req.log.warn({ route: route.path, field }, 'head URL left out');
+      },
+    });
+  };
+}
+
+/** The canonical default: the request's URL on the public origin, without its query. */
+function pageUrlOf(req: Request, publicOrigin: URL): string {
+  const url = requestUrl(req, publicOrigin);
+  url.search = '';
+  return url.href;
+}
