@@ -18,11 +18,13 @@ export interface BenchOptions {
   readonly cpuProfileDir: string | undefined;
   /** Lighthouse runs on `/` of the product (median reported); 0 skips the section. */
   readonly lighthouseRuns: number;
+  /** Builds, measures the cold start alone and prints its table: no load, first-load or Lighthouse. */
+  readonly coldStartOnly: boolean;
 }
 
 export const USAGE = `npm run bench -- [--duration S] [--warmup S] [--rounds N] [--cold-starts N]
                     [--scenarios id,id] [--json FILE] [--cpu-prof DIR]
-                    [--lighthouse-runs N] [--no-lighthouse]
+                    [--lighthouse-runs N] [--no-lighthouse] [--cold-start-only]
 Defaults: BENCH_DURATION=5, BENCH_WARMUP=2, BENCH_ROUNDS=2, BENCH_COLD_STARTS=5,
 BENCH_LIGHTHOUSE_RUNS=3 (--no-lighthouse, or 0, skips the Lighthouse section).`;
 
@@ -54,6 +56,7 @@ export function parseBenchOptions(args: readonly string[], env: NodeJS.ProcessEn
       'cpu-prof': { type: 'string' },
       'lighthouse-runs': { type: 'string' },
       lighthouse: { type: 'boolean' },
+      'cold-start-only': { type: 'boolean' },
     },
     allowNegative: true,
     strict: true,
@@ -68,5 +71,6 @@ export function parseBenchOptions(args: readonly string[], env: NodeJS.ProcessEn
     jsonFile: values.json,
     cpuProfileDir: values['cpu-prof'],
     lighthouseRuns: values.lighthouse === false ? 0 : lighthouseRuns,
+    coldStartOnly: values['cold-start-only'] === true,
   };
 }

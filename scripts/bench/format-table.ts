@@ -64,7 +64,8 @@ function throughputTable(report: BenchReport): string {
   return textTable(columns, rows);
 }
 
-function coldStartTable(report: BenchReport): string {
+/** The cold start's table alone, as `--cold-start-only` prints it. */
+export function coldStartTable(report: Pick<BenchReport, 'coldStart'>): string {
   return textTable(
     [
       { header: 'server', align: 'left' },

@@ -8,7 +8,7 @@ import { serverSpecs } from './bench-servers.ts';
 import { BENCH_DIR, buildBench } from './build-bench.ts';
 import { measureColdStarts } from './cold-start.ts';
 import { measureLighthouse, type LighthouseReport } from './lighthouse-section.ts';
-import { formatReport } from './format-table.ts';
+import { coldStartTable, formatReport } from './format-table.ts';
 import { describeMachine } from './machine.ts';
 import { measurePageWeights } from './page-weights.ts';
 import { coldStartRows, firstLoadRows, scenarioRows, type BenchReport } from './report.ts';
@@ -70,9 +70,9 @@ if (unknown.length > 0) {
   process.stderr.write(`bench: unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.id).join(', ')}\n${USAGE}\n`);
   process.exit(2);
 }
-const scenarios = options.scenarios.length === 0 ? SCENARIOS : SCENARIOS.filter((scenario) => options.scenarios.includes(scenario.id));
+const scenarios = options.coldStartOnly ? [] : options.scenarios.length === 0 ? SCENARIOS : SCENARIOS.filter((scenario) => options.scenarios.includes(scenario.id));
 // Lighthouse drives the machine's Chromium (never a downloaded one): say so before building.
-if (options.lighthouseRuns > 0 && !isPresent(chromiumPath())) {
+if (!options.coldStartOnly && options.lighthouseRuns > 0 && !isPresent(chromiumPath())) {
   process.stderr.write(`bench: Chromium not found at ${chromiumPath()} for the Lighthouse section: set CHROMIUM_PATH, install it (apt-get install -y chromium), or pass --no-lighthouse\n`);
   process.exit(2);
 }
@@ -117,6 +117,12 @@ for (const scenario of scenarios) {
 
 progress(`bench: cold starts (${options.coldStarts} per server)`);
 const coldStarts = await measureColdStarts(COLD_START_SERVERS.map((key) => unprofiled[key]), options.coldStarts, logDir);
+if (options.coldStartOnly) {
+  rmSync(logDir, { recursive: true, force: true });
+  process.stdout.write(`\nCold start: spawn to first 200 on /, median of ${options.coldStarts}; commit ${commit() ?? 'unknown'}, load average ${machine.loadAverage} at start\n`);
+  process.stdout.write(`${coldStartTable({ coldStart: coldStartRows(COLD_START_SERVERS, coldStarts) })}\n`);
+  process.exit(0);
+}
 
 progress('bench: first-load JavaScript');
 const product = await spawnBenchServer(unprofiled.product, logDir);
