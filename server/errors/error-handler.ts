@@ -14,8 +14,10 @@ export interface ErrorHandlerOptions {
 }
 
 /**
- * The last middleware: 4xx errors become their status page; anything else is logged once
- * with a digest and answered with the 500 page that shows the same digest (docs/status-pages.md).
+ * The last middleware: a status helper's error, the platform's own refusals and Express's body
+ * parsers' become their 4xx status page; anything else, whatever `status` it carries, is logged
+ * once with a digest and answered with the 500 page that shows the same digest (to-http-error.ts,
+ * docs/status-pages.md).
  */
 export function createErrorHandler({ pages, publicHost, development }: ErrorHandlerOptions): ErrorRequestHandler {
   return function handleError(error: unknown, req: Request, res: Response, _next: unknown) {

@@ -14,10 +14,15 @@ interface ErrorFields {
   readonly name: string;
   readonly message: string;
   readonly stack: string | undefined;
+  /** A status the error carries (http-errors' `createError(404)`): not a status helper's, so the answer was 500. */
+  readonly status?: number;
 }
 
 function errorFields(error: unknown): ErrorFields {
-  if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack };
+  if (error instanceof Error) {
+    const status = 'status' in error && typeof error.status === 'number' ? { status: error.status } : {};
+    return { name: error.name, message: error.message, stack: error.stack, ...status };
+  }
   return { name: 'NonError', message: String(error), stack: undefined };
 }
 
@@ -36,7 +41,8 @@ export function logServerError(req: Request, error: unknown): string {
   const digest = createDigest();
   if (isObject) digests.set(error, digest);
   else if (locals !== undefined) locals.loggedPrimitive = { error, digest };
-  const { name, message, stack } = errorFields(error);
+  const fields = errorFields(error);
+  const { name, message, stack } = fields;
   req.log.error(
     {
       digest,
@@ -44,7 +50,7 @@ export function logServerError(req: Request, error: unknown): string {
       method: req.method,
       path: requestPath(req),
       route: req.res?.locals.routePattern ?? null,
-      err: { name, message, stack },
+      err: fields,
     },
     'server error',
   );
