@@ -78,7 +78,9 @@ function absolute(url: string | undefined, field: HeadUrlField, { origin, onUnus
 
 /** A page's head with the site's defaults filled in, as tags to write. */
 export function resolveHead(page: PageHead, site: SiteHead, urls: HeadUrls): ResolvedHead {
-  const title = page.title === undefined || page.title === '' ? site.name : `${page.title} · ${site.name}`;
+  // An empty title counts as none, in `<title>` and `og:title` alike.
+  const ownTitle = page.title === '' ? undefined : page.title;
+  const title = ownTitle === undefined ? site.name : `${ownTitle} · ${site.name}`;
   const description = page.description ?? site.description;
   const canonical = page.canonical === undefined ? urls.pageUrl : absolute(page.canonical, 'canonical', urls);
   const og = page.openGraph ?? {};
@@ -88,7 +90,7 @@ export function resolveHead(page: PageHead, site: SiteHead, urls: HeadUrls): Res
   };
   add('name', 'description', description);
   add('name', 'robots', page.robots);
-  add('property', 'og:title', og.title ?? page.title ?? site.name);
+  add('property', 'og:title', og.title ?? ownTitle ?? site.name);
   add('property', 'og:description', og.description ?? description);
   add('property', 'og:url', og.url === undefined ? canonical : absolute(og.url, 'openGraph.url', urls));
   add('property', 'og:type', og.type ?? 'website');
