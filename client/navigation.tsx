@@ -108,12 +108,25 @@ interface Arrival {
 }
 let arrival: Arrival | undefined;
 
+/**
+ * The id a `#fragment` names: percent-decoded, or as written when it is no valid
+ * percent-encoding (`#%E0%A4%A`), where decoding throws and would take the page down with it.
+ */
+function fragmentId(hash: string): string {
+  const written = hash.slice(1);
+  try {
+    return decodeURIComponent(written);
+  } catch {
+    return written;
+  }
+}
+
 /** After React has shown a new view: scroll, focus the main heading, announce the title. */
 function afterShow(): void {
   const done = arrival;
   arrival = undefined;
   if (done === undefined) return;
-  const target = done.hash === '' ? null : document.getElementById(decodeURIComponent(done.hash.slice(1)));
+  const target = done.hash === '' ? null : document.getElementById(fragmentId(done.hash));
   if (done.scroll !== undefined) scrollTo(done.scroll[0], done.scroll[1]);
   else if (target !== null) target.scrollIntoView();
   else scrollTo(0, 0);
