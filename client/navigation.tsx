@@ -195,6 +195,21 @@ function isPageComponent(value: unknown): value is PageComponent {
   return typeof value === 'function';
 }
 
+/**
+ * The view of a form post that failed once it was on its way: the client-side error page of
+ * the root error boundary, reached as any exception reaches it (its page throws), so it has
+ * the same words, console line, error report and development detail.
+ */
+function failedSubmission(key: number, error: unknown): View {
+  return {
+    key,
+    page: { data: undefined, params: {} },
+    Page: function FailedSubmission(): never {
+      throw error;
+    },
+  };
+}
+
 interface Go {
   readonly replace?: boolean | undefined;
   /** Back or forward: restore this entry's scroll; no new history entry. */
@@ -278,8 +293,15 @@ async function go(url: URL, options: Go): Promise<void> {
   } catch (error) {
     if (controller.signal.aborted) return;
     // A network failure, or an answer that is no page of ours: the browser loads it in full.
-    if (options.post === undefined) location.assign(url.href);
-    else throw error;
+    if (options.post === undefined) {
+      location.assign(url.href);
+      return;
+    }
+    // A post is never sent again behind the visitor's back: the server may have run the action
+    // already (the connection broke after it, the answer was cut, its page's code is gone after
+    // a deploy), and even a fetch that failed outright may have reached it. The error page
+    // shows in place, at the same address; the visitor decides what to do next.
+    commit(failedSubmission(key, error), document.title, undefined, { hash: '', announce: false });
   } finally {
     finish();
   }
@@ -359,8 +381,8 @@ export function startNavigation(initial: View, clientRoutes: readonly ClientRout
       if (!stays(action) || enctype !== 'application/x-www-form-urlencoded') return false;
       const body = new URLSearchParams();
       for (const [name, value] of new FormData(form, submitter)) if (typeof value === 'string') body.append(name, value);
-      // Anything else going wrong: the browser posts as it would have (`form.submit` may be a field).
-      void go(action, { post: body }).catch(() => HTMLFormElement.prototype.submit.call(form));
+      // Once sent, it is never sent again: a failure shows the error page (go, above).
+      void go(action, { post: body });
       return true;
     },
     prefetch(url, data) {
