@@ -195,6 +195,15 @@ function isPageComponent(value: unknown): value is PageComponent {
   return typeof value === 'function';
 }
 
+/** An `X-Navigation-Redirect` that names another origin: the runtime does not go there. */
+class CrossOriginRedirectError extends Error {
+  override readonly name = 'CrossOriginRedirectError';
+
+  constructor(target: URL) {
+    super(`${NAVIGATION_REDIRECT_HEADER} to another origin refused: ${target.origin}`);
+  }
+}
+
 /**
  * The view of a form post that failed once it was on its way: the client-side error page of
  * the root error boundary, reached as any exception reaches it (its page throws), so it has
@@ -239,11 +248,14 @@ async function go(url: URL, options: Go): Promise<void> {
     const fresh = early !== undefined && Date.now() - early.at < PREFETCH_FRESH_MS ? early : undefined;
     const scope = fresh?.scope ?? `n${key}`;
     const response = await (fresh?.response ?? request(url, scope, controller.signal, options.post === undefined ? {} : { method: 'POST', body: options.post }));
-    // An action that redirected: go on to where it said, in place, as a new page.
+    // An action that redirected: go on to where it said, in place, as a new page; on this
+    // origin only, whatever sent the header (the server never names another).
     const redirected = response.headers.get(NAVIGATION_REDIRECT_HEADER);
     if (redirected !== null) {
+      const target = new URL(redirected, location.href);
+      if (target.origin !== location.origin) throw new CrossOriginRedirectError(target);
       finish();
-      await go(new URL(redirected, location.href), {});
+      await go(target, {});
       return;
     }
     const landed = new URL(response.url || url.href);

@@ -11,6 +11,7 @@ import * as formDone from '../browser/pages/form-done.tsx';
 import * as lateStatus from '../browser/pages/late-status.tsx';
 import * as navA from '../browser/pages/nav-a.tsx';
 import * as navB from '../browser/pages/nav-b.tsx';
+import * as nextForm from '../browser/pages/next-form.tsx';
 import * as postOnce from '../browser/pages/post-once.tsx';
 import * as postOnceSaved from '../browser/pages/post-once-saved.tsx';
 import * as badFragment from '../browser/pages/bad-fragment.tsx';
@@ -48,7 +49,8 @@ export const routes: readonly RouteDefinition[] = [
   // A form with an action (docs/building-pages.md): 422 with field errors, or 303 to /fixtures/form/done.
   route('/fixtures/form', form),
   route(form.DONE_PATH, formDone),
-  // A post whose answer needs another page's code; a fragment that does not decode.
+  // An action that redirects to `?next=`; a post whose answer needs another page's code; a fragment that does not decode.
+  route('/fixtures/login', nextForm),
   route('/fixtures/post-once/:key', postOnce),
   route('/fixtures/post-once/:key/save', postOnceSaved),
   route('/fixtures/fragment/:which', badFragment),
