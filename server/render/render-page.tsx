@@ -113,6 +113,9 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
     let stopDeferred: ((digest: string) => boolean) | undefined;
     // The render timeout's one event: its warning line and the error views of pending values share it.
     let timeoutDigest: string | undefined;
+    // The first status helper called before anything was sent (while rendering, or in a deferred
+    // value): the page ends in its status page.
+    let pageStatus: HttpError | undefined;
 
     /**
      * Rejects what is still pending with the timeout's digest, then lets React stop: the
@@ -185,16 +188,27 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
     }
     if (!enter('rendering')) return;
 
+    // What each deferred value's rejection stands for, should it fail the shell (onShellError).
+    const rejectionCauses = new WeakMap<DeferredDataError, unknown>();
+
     /** A deferred value's rejection: logged once here; the page gets only its digest. */
     function deferredRejected(error: unknown): DeferredDataError {
       if (isHttpError(error) && error.status < 500) {
-        req.log.warn({ route: route.path, status: error.status }, 'status helper called in a deferred value');
-        return new DeferredDataError(statusDigest(error.status));
+        // Nothing sent yet (a crawler waits for the whole document; a shell that reads the
+        // value waits for it): the status line can still say it, as for a helper called
+        // while rendering (statusFromRender).
+        if (canEnter(phase, 'streaming')) pageStatus ??= error;
+        else req.log.warn({ route: route.path, status: error.status }, 'status helper called in a deferred value');
+        const rejection = new DeferredDataError(statusDigest(error.status));
+        rejectionCauses.set(rejection, error);
+        return rejection;
       }
       // The client went away or the timeout stopped `load`: expected, and logged as such.
       if (isRenderStopReason(error)) return new DeferredDataError(timeoutDigest ?? '');
       const digest = logServerError(req, error);
-      return new DeferredDataError(digest, development && error instanceof Error ? { message: error.message, stack: error.stack } : undefined);
+      const rejection = new DeferredDataError(digest, development && error instanceof Error ? { message: error.message, stack: error.stack } : undefined);
+      rejectionCauses.set(rejection, error);
+      return rejection;
     }
     // A form post shown again (its action's status and result), or the page as asked.
     const action = res.locals.actionResult;
@@ -269,8 +283,6 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
     if (dataStream !== undefined) res.once('close', () => dataStream.dispose());
 
     const bot = isCrawler(req.get('user-agent'));
-    // The first status helper called before anything was sent: the page ends in its status page.
-    let pageStatus: HttpError | undefined;
 
     /**
      * notFound() and friends. Before anything is sent, the page ends in that status page. After
@@ -362,8 +374,11 @@ export function createPageHandler(route: RouteDefinition, options: PageHandlerOp
         },
         onShellError(error) {
           // Unless the client is gone, Express answers: a status page, or 500 with its error line.
+          // A deferred value the shell read stands for what it failed with: its status helper, or
+          // its error, logged already under the digest Express's 500 page then shows.
+          const cause = (error instanceof DeferredDataError ? rejectionCauses.get(error) : undefined) ?? error;
           outsideRenderContext(() => {
-            if (enter('done')) next(error);
+            if (enter('done')) next(cause);
           });
         },
       },
