@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { PageDataMeta } from '../../shared/page-data.ts';
-import { choosePageEncoding, compressInto } from './compression.ts';
+import { choosePageEncoding, compressInto, type ContentEncoding } from './compression.ts';
 import { createDataStream } from './data-stream.ts';
 import { setHtmlHeaders } from './html-headers.ts';
 
@@ -27,6 +27,12 @@ export interface PageDataResponse {
  * inert if anything but the navigation runtime reads it.
  */
 export function sendPageData(req: Request, res: Response, { status, meta, value, compression, scope, onError }: PageDataResponse): void {
+  if (req.method === 'HEAD') {
+    // The headers a GET gets, and no body: nothing to wait for, as for the document's HEAD.
+    setHeaders(req, res, status, compression);
+    res.end();
+    return;
+  }
   let out: NodeJS.WritableStream | undefined;
   let flush: () => void = () => undefined;
   let open = true;
@@ -61,14 +67,18 @@ export function sendPageData(req: Request, res: Response, { status, meta, value,
     open = false;
     stream.dispose();
   });
-  res.status(status);
-  setHtmlHeaders(res);
-  res.setHeader('Content-Type', PAGE_DATA_TYPE);
-  const encoding = choosePageEncoding(req, res, compression);
+  const encoding = setHeaders(req, res, status, compression);
   const target = encoding === undefined ? res : compressInto(res, encoding);
   out = target;
   if ('flush' in target && typeof target.flush === 'function') flush = () => target.flush();
   line(meta);
   line(stream.initial);
   if (settled) end();
+}
+
+function setHeaders(req: Request, res: Response, status: number, compression: boolean): ContentEncoding | undefined {
+  res.status(status);
+  setHtmlHeaders(res);
+  res.setHeader('Content-Type', PAGE_DATA_TYPE);
+  return choosePageEncoding(req, res, compression);
 }
