@@ -6,7 +6,7 @@ import { gateForThisRun } from './test/support/system-components.ts';
  * built server as real processes), `browser` (real Chromium against the built server), `proxy`
  * (real nginx in front of real processes). `npm test` runs them all.
  */
-const PROJECTS = [
+export const PROJECTS = [
   {
     extends: true,
     test: {
