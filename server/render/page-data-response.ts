@@ -19,6 +19,62 @@ export interface PageDataResponse {
   readonly onError: (error: unknown) => void;
 }
 
+/** Where the lines go: the response, or a compressor piped into it. */
+interface LineTarget extends NodeJS.WritableStream {
+  flush?: (() => void) | undefined;
+}
+
+interface LineWriter {
+  /** Queues one line; what a turn of the event loop queued leaves in one write and one flush. */
+  line(json: unknown): void;
+  /** Writes what is queued and ends the answer. */
+  end(): void;
+  /** The client is gone: nothing more is written. */
+  close(): void;
+}
+
+/**
+ * Lines leave once per turn of the event loop, as the document's scripts do
+ * (script-injector.ts): values that settle together (the rows of one query) leave in one
+ * write and one compressor flush instead of one each. A full flush per line cost a block
+ * header and the compressor's window every time: with thousands of values, several times the
+ * bytes and the time of the same values in the document (docs/benchmark.md).
+ */
+function createLineWriter(target: LineTarget): LineWriter {
+  let queued = '';
+  let scheduled = false;
+  let open = true;
+
+  function release(): void {
+    scheduled = false;
+    if (!open || queued === '') return;
+    target.write(queued);
+    queued = '';
+    target.flush?.();
+  }
+
+  return {
+    line(json) {
+      if (!open) return;
+      queued += `${JSON.stringify(json)}\n`;
+      if (scheduled) return;
+      scheduled = true;
+      setImmediate(release);
+    },
+    end() {
+      if (!open) return;
+      open = false;
+      if (queued !== '') target.write(queued);
+      queued = '';
+      target.end();
+    },
+    close() {
+      open = false;
+      queued = '';
+    },
+  };
+}
+
 /**
  * A page's data for an in-place navigation (client/navigation.ts), instead of its document:
  * the first line says which page and head, the next the data, as the script the document
@@ -33,47 +89,33 @@ export function sendPageData(req: Request, res: Response, { status, meta, value,
     res.end();
     return;
   }
-  let out: NodeJS.WritableStream | undefined;
-  let flush: () => void = () => undefined;
-  let open = true;
-  function line(json: unknown): void {
-    // No script can come before the answer has started: seroval writes none synchronously.
-    if (!open || out === undefined) return;
-    out.write(`${JSON.stringify(json)}\n`);
-    flush();
-  }
-  function end(): void {
-    if (!open || out === undefined) return;
-    open = false;
-    out.end();
-  }
-  // seroval says it is done synchronously when nothing is deferred: end after the first value.
+  // No script comes before the answer has started (seroval writes none synchronously), but
+  // seroval may say it is done at once, when nothing is deferred: the answer ends once started.
+  let writer: LineWriter | undefined;
   let settled = false;
+  function finished(): void {
+    settled = true;
+    writer?.end();
+  }
   // Made before anything is set on the response: if seroval cannot write the value, the throw
-  // becomes the 500 answer (render-page.ts).
+  // becomes the 500 answer (render-page.tsx).
   const stream = createDataStream(value, {
-    onScript: line,
-    onDone() {
-      settled = true;
-      end();
-    },
+    onScript: (script) => writer?.line(script),
+    onDone: finished,
     onError(error) {
       onError(error);
-      settled = true;
-      end();
+      finished();
     },
   }, scope);
   res.once('close', () => {
-    open = false;
+    writer?.close();
     stream.dispose();
   });
   const encoding = setHeaders(req, res, status, compression);
-  const target = encoding === undefined ? res : compressInto(res, encoding);
-  out = target;
-  if ('flush' in target && typeof target.flush === 'function') flush = () => target.flush();
-  line(meta);
-  line(stream.initial);
-  if (settled) end();
+  writer = createLineWriter(encoding === undefined ? res : compressInto(res, encoding));
+  writer.line(meta);
+  writer.line(stream.initial);
+  if (settled) writer.end();
 }
 
 function setHeaders(req: Request, res: Response, status: number, compression: boolean): ContentEncoding | undefined {
