@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { requestUrl } from '../render/request-url.ts';
 
 /**
  * A browser reads a location that begins with two slashes, or any mix of slashes and
@@ -19,7 +20,7 @@ const OTHER_HOST = /^[\\/]{2}/;
  *   `//evil.example` itself is: no page of the app lives there, and the log shows the attempt.
  */
 export function sameOriginLocation(req: Request, location: string, publicOrigin: URL | undefined): string {
-  const here = new URL(req.originalUrl, publicOrigin?.origin ?? `${req.protocol}://${req.host}`);
+  const here = requestUrl(req, publicOrigin);
   let target: URL;
   try {
     target = new URL(location, here);

@@ -9,6 +9,18 @@ import { unreadableTargetOf } from '../lifecycle/request-target.ts';
 const VALID_HOST =
   /^(?:\[[0-9A-Fa-f:.]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})+)(?::[0-9]{0,5})?$/;
 
+/**
+ * What the grammar admits but no URL parser takes: a port past 65535, a percent-encoded byte in
+ * the host (`a%2F.example`). Express would hand such a host on as `req.host`, and an absolute URL
+ * made from it would fail later, after an action had run. Only hosts that hold one of these are
+ * parsed, so the common host costs one regular expression.
+ */
+const DOUBTFUL_HOST = /%|:[0-9]{5}$/;
+
+function isValidHost(host: string): boolean {
+  return VALID_HOST.test(host) && (!DOUBTFUL_HOST.test(host) || URL.parse(`http://${host}`) !== null);
+}
+
 /** Longer targets get 414; Node's own header limit (16 KiB) answers 431 beyond that. */
 export const MAX_URL_LENGTH = 8_192;
 
@@ -60,7 +72,7 @@ export function findMalformation(req: Pick<Request, 'url' | 'rawHeaders' | 'http
   // Node keeps the first of several Host headers and accepts any text; RFC 9112 §3.2 says 400.
   if (hosts > 1) return bad('more than one Host header');
   const host = req.headers.host;
-  if (hosts === 1 && (host === undefined || !VALID_HOST.test(host))) return bad('invalid Host header');
+  if (hosts === 1 && (host === undefined || !isValidHost(host))) return bad('invalid Host header');
   if (hosts === 0 && req.httpVersion !== '1.0') return bad('missing Host header');
 
   const url = req.url;

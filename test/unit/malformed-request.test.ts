@@ -31,6 +31,8 @@ describe('malformed requests get the 400 page', () => {
     ['a Host with userinfo', 'Host: user@a.example\r\n'],
     ['a Host with a bad port', 'Host: a.example:80x\r\n'],
     ['an empty Host', 'Host: \r\n'],
+    ['a Host whose port is past 65535', 'Host: a.example:99999\r\n'],
+    ['a Host with a percent-encoded slash', 'Host: a%2F.example\r\n'],
     ['no Host in HTTP/1.1', ''],
   ])('%s', async (_case, headers) => {
     const res = await get('/users/1', headers);
@@ -39,7 +41,7 @@ describe('malformed requests get the 400 page', () => {
     expect(res.head).toMatch(/content-security-policy: /i);
   });
 
-  test.each(['a.example', 'a.example:8080', '127.0.0.1:3000', '[::1]:3000', 'xn--bcher-kva.example'])('accepts Host %s', async (host) => {
+  test.each(['a.example', 'a.example:8080', 'a.example:65535', 'a%41.example', '127.0.0.1:3000', '[::1]:3000', 'xn--bcher-kva.example'])('accepts Host %s', async (host) => {
     const res = await get('/users/1', `Host: ${host}\r\n`);
     expect(res.status).toBe(200);
   });

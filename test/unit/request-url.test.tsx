@@ -86,8 +86,8 @@ describe('with a public origin, nothing the client sends moves the host of the a
     expect(new URL(canonicalOf(res.body) ?? '').host).toBe('shop.example.com');
   });
 
-  test('the Host header plays no part, even one that would not make a URL', async () => {
-    const res = await app.get('/echo', 'Host: a.example:99999\r\n');
+  test('the Host header plays no part', async () => {
+    const res = await app.get('/echo', 'Host: evil.example:8443\r\n');
     expect(res.status).toBe(200);
     expect(shownUrl(res.body)).toBe('https://shop.example.com/echo');
   });
@@ -111,9 +111,9 @@ describe('without a public origin, the host is the validated Host header', () =>
   });
 
   test.each([
-    ['a port out of range', 'Host: app.test:99999\r\n'],
-    ['an escaped slash', 'Host: app%2F.test\r\n'],
-  ])('a Host that passes the syntax check but makes no URL (%s) gets the 400 page, not a 500', async (_case, headers) => {
+    ['a port out of range', 'Host: app.test:99999\r\n', 'invalid Host header'],
+    ['an escaped slash', 'Host: app%2F.test\r\n', 'invalid Host header'],
+  ])('a Host that makes no URL (%s) gets the 400 page, not a 500', async (_case, headers, problem) => {
     const before = app.logs().length;
     const res = await app.get('/echo', headers);
     expect(res.status).toBe(400);
@@ -121,7 +121,7 @@ describe('without a public origin, the host is the validated Host header', () =>
     const lines = app.logs().slice(before);
     expect(errorLines(lines)).toEqual([]);
     expect(lines.filter((line) => line.msg === 'malformed request')).toEqual([
-      expect.objectContaining({ level: LEVEL.info, problem: 'Host does not make an origin' }),
+      expect.objectContaining({ level: LEVEL.info, problem }),
     ]);
   });
 
