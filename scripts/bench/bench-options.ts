@@ -20,13 +20,19 @@ export interface BenchOptions {
   readonly lighthouseRuns: number;
   /** Builds, measures the cold start alone and prints its table: no load, first-load or Lighthouse. */
   readonly coldStartOnly: boolean;
+  /** Times of each answer of the many-deferred-values page (median reported); 0 skips the figure. */
+  readonly manyDeferredRuns: number;
+  /** Builds, measures the many-deferred-values figure alone and prints it. */
+  readonly manyDeferredOnly: boolean;
 }
 
 export const USAGE = `npm run bench -- [--duration S] [--warmup S] [--rounds N] [--cold-starts N]
                     [--scenarios id,id] [--json FILE] [--cpu-prof DIR]
                     [--lighthouse-runs N] [--no-lighthouse] [--cold-start-only]
+                    [--many-deferred-runs N] [--many-deferred-only]
 Defaults: BENCH_DURATION=5, BENCH_WARMUP=2, BENCH_ROUNDS=2, BENCH_COLD_STARTS=5,
-BENCH_LIGHTHOUSE_RUNS=3 (--no-lighthouse, or 0, skips the Lighthouse section).`;
+BENCH_LIGHTHOUSE_RUNS=3 (--no-lighthouse, or 0, skips the Lighthouse section),
+BENCH_MANY_DEFERRED_RUNS=5 (0 skips the many-deferred-values figure).`;
 
 function number(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined || raw === '') return fallback;
@@ -57,6 +63,8 @@ export function parseBenchOptions(args: readonly string[], env: NodeJS.ProcessEn
       'lighthouse-runs': { type: 'string' },
       lighthouse: { type: 'boolean' },
       'cold-start-only': { type: 'boolean' },
+      'many-deferred-runs': { type: 'string' },
+      'many-deferred-only': { type: 'boolean' },
     },
     allowNegative: true,
     strict: true,
@@ -72,5 +80,7 @@ export function parseBenchOptions(args: readonly string[], env: NodeJS.ProcessEn
     cpuProfileDir: values['cpu-prof'],
     lighthouseRuns: values.lighthouse === false ? 0 : lighthouseRuns,
     coldStartOnly: values['cold-start-only'] === true,
+    manyDeferredRuns: integer('--many-deferred-runs', values['many-deferred-runs'] ?? env.BENCH_MANY_DEFERRED_RUNS, 5, 0, 50),
+    manyDeferredOnly: values['many-deferred-only'] === true,
   };
 }

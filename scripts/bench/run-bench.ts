@@ -10,6 +10,7 @@ import { measureColdStarts } from './cold-start.ts';
 import { measureLighthouse, type LighthouseReport } from './lighthouse-section.ts';
 import { coldStartTable, formatReport } from './format-table.ts';
 import { describeMachine } from './machine.ts';
+import { manyDeferredSection, measureManyDeferred, type ManyDeferredFigure } from './many-deferred.ts';
 import { measurePageWeights } from './page-weights.ts';
 import { coldStartRows, firstLoadRows, scenarioRows, type BenchReport } from './report.ts';
 import { runScenario, type ScenarioResult } from './run-scenario.ts';
@@ -70,20 +71,21 @@ if (unknown.length > 0) {
   process.stderr.write(`bench: unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.id).join(', ')}\n${USAGE}\n`);
   process.exit(2);
 }
-const scenarios = options.coldStartOnly ? [] : options.scenarios.length === 0 ? SCENARIOS : SCENARIOS.filter((scenario) => options.scenarios.includes(scenario.id));
+const onlyOne = options.coldStartOnly || options.manyDeferredOnly;
+const scenarios = onlyOne ? [] : options.scenarios.length === 0 ? SCENARIOS : SCENARIOS.filter((scenario) => options.scenarios.includes(scenario.id));
 // Lighthouse drives the machine's Chromium (never a downloaded one): say so before building.
-if (!options.coldStartOnly && options.lighthouseRuns > 0 && !isPresent(chromiumPath())) {
+if (!onlyOne && options.lighthouseRuns > 0 && !isPresent(chromiumPath())) {
   process.stderr.write(`bench: Chromium not found at ${chromiumPath()} for the Lighthouse section: set CHROMIUM_PATH, install it (apt-get install -y chromium), or pass --no-lighthouse\n`);
   process.exit(2);
 }
 
 // Bounded: twice the planned load time plus two minutes for builds, starts and cold starts,
-// and a minute per Lighthouse run (one takes about 10 s).
+// a minute per Lighthouse run (one takes about 10 s), and 10 s per many-deferred run.
 const plannedSeconds = scenarios.reduce(
   (total, scenario) => total + (1 + scenario.others.length) * (options.warmupSeconds + options.rounds * options.durationSeconds),
   0,
 );
-const deadlineSeconds = Math.round(plannedSeconds * 2 + 120 + options.lighthouseRuns * 60);
+const deadlineSeconds = Math.round(plannedSeconds * 2 + 120 + options.lighthouseRuns * 60 + options.manyDeferredRuns * 10);
 const deadline = setTimeout(() => {
   progress(`bench: still running after ${deadlineSeconds} s, giving up`);
   process.exit(1);
@@ -113,6 +115,17 @@ const assetPath = await staticAssetPath(build.clientDir);
 const results: ScenarioResult[] = [];
 for (const scenario of scenarios) {
   results.push(await runScenario(scenario, specs, { ...options, assetPath, logDir, progress }));
+}
+
+let manyDeferred: ManyDeferredFigure | undefined;
+if (options.manyDeferredRuns > 0 && !options.coldStartOnly) {
+  progress(`bench: many deferred values (${options.manyDeferredRuns} runs of each answer)`);
+  manyDeferred = await measureManyDeferred(unprofiled['product-fixture'], options.manyDeferredRuns, logDir);
+}
+if (options.manyDeferredOnly) {
+  rmSync(logDir, { recursive: true, force: true });
+  process.stdout.write(`\n${manyDeferred === undefined ? 'many-deferred figure skipped (--many-deferred-runs 0)\n' : manyDeferredSection(manyDeferred)}commit ${commit() ?? 'unknown'}, load average ${machine.loadAverage} at start\n`);
+  process.exit(0);
 }
 
 progress(`bench: cold starts (${options.coldStarts} per server)`);
@@ -155,8 +168,9 @@ const report: BenchReport = {
 };
 const checks = checkTargets(report);
 process.stdout.write(`\n${formatReport(report, checks)}`);
+if (manyDeferred !== undefined) process.stdout.write(`\n${manyDeferredSection(manyDeferred)}`);
 if (options.jsonFile !== undefined) {
-  writeFileSync(options.jsonFile, `${JSON.stringify({ ...report, targets: checks }, null, 2)}\n`);
+  writeFileSync(options.jsonFile, `${JSON.stringify({ ...report, targets: checks, manyDeferred }, null, 2)}\n`);
   progress(`bench: wrote ${options.jsonFile}`);
 }
 if (cpuProfileDir !== undefined) {

@@ -10,3 +10,9 @@ export const DEFERRED_PATH = '/bench/deferred';
 export const DEFERRED_MARKER = 'DEFERRED-BOUNDARY-RESOLVED';
 /** Both pages' title. */
 export const STREAMING_TITLE = 'Streaming';
+
+/** A page whose `load` defers many values that settle together: its document and its navigation data are timed side by side (many-deferred.ts). */
+export const MANY_DEFERRED_PATH = '/bench/many-deferred';
+export const MANY_DEFERRED_COUNT = 20_000;
+/** Text of the boundary that reads the last value. */
+export const MANY_DEFERRED_MARKER = 'MANY-DEFERRED-LAST';
