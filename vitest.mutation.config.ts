@@ -5,8 +5,15 @@ import base, { PROJECTS } from './vitest.config.ts';
  * The `unit` project alone, for StrykerJS (`npm run mutation`, stryker.config.json): a mutant
  * lives in the sandbox's sources, which only the unit tests load. The browser, process and proxy
  * projects run the build, which would never see it.
+ *
+ * Left out: static-assets.test.ts, whose brotli case fails in Stryker's sandbox (its copy of a
+ * built file's `.br` no longer decodes to the file) and which loads none of the mutated modules.
  */
+const LEFT_OUT = ['test/unit/static-assets.test.ts'];
+
 export default defineConfig({
   ...base,
-  test: { projects: PROJECTS.filter((project) => project.test.name === 'unit') },
+  test: {
+    projects: PROJECTS.filter((project) => project.test.name === 'unit').map((project) => ({ ...project, test: { ...project.test, exclude: LEFT_OUT } })),
+  },
 });
