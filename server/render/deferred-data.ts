@@ -1,6 +1,6 @@
 import { DEFERRED_DATA_ERROR } from '../../shared/page-data.ts';
 import { isPlainObject } from '../../shared/plain-object.ts';
-import { checkSendable, errorForBrowser, mapEntryPath, propertyPath } from './sendable-values.ts';
+import { errorForBrowser, pathOf, unsendable, UnsendableValueError, type PathKey } from './sendable-values.ts';
 
 /**
  * Promises anywhere in a page's data (plain objects, arrays, Maps and Sets, any depth) are not
@@ -62,16 +62,6 @@ function isThenable(value: object): value is PromiseLike<unknown> {
 }
 
 /**
- * Sets an own property. Plain assignment of `__proto__`, a key that JSON from a database may
- * well hold, would replace the copy's prototype instead: the component would read fields that
- * are not in the data, and that the browser would not have.
- */
-function setOwn(target: object, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-  else Reflect.set(target, key, value);
-}
-
-/**
  * Walks `data` once and wraps its promises, looking into plain objects, arrays, Maps and Sets
  * (a copy of each; the caller's value is untouched). With `browser` set, a value the browser
  * cannot receive throws UnsendableValueError (in a settled value: that value rejects with it).
@@ -89,7 +79,7 @@ export function deferData<T>(data: T, { onRejected, browser, path: root = 'data'
           // A settled value may hold promises of its own, or a value the browser cannot receive.
           let walked: unknown;
           try {
-            walked = walk(value, path);
+            walked = walk(value, '', path);
           } catch (error) {
             reject(onRejected(error));
             return;
@@ -107,43 +97,54 @@ export function deferData<T>(data: T, { onRejected, browser, path: root = 'data'
     return controlled;
   }
 
-  // Paths are worked out only for data the browser receives: only an UnsendableValueError reads them.
+  // Only data the browser receives is checked, and only there are paths worked out: one per
+  // container and per promise; a leaf's only when it cannot be sent.
   const checked = browser !== undefined;
 
-  function walk(value: unknown, path: string): unknown {
+  /** The value at `key` in the container whose path is `parent`. */
+  function walk(value: unknown, parent: string, key: PathKey): unknown {
     if (typeof value !== 'object' || value === null) {
-      if (checked && (typeof value === 'function' || typeof value === 'symbol')) checkSendable(value, path);
+      if (checked && (typeof value === 'function' || typeof value === 'symbol')) throw new UnsendableValueError(pathOf(parent, key), unsendable(value) ?? '');
       return value;
     }
+    const path = checked ? pathOf(parent, key) : '';
     if (isThenable(value)) return wrap(value, path);
     if (Array.isArray(value)) {
       const out: unknown[] = new Array(value.length);
-      for (let i = 0; i < value.length; i += 1) out[i] = walk(value[i], checked ? `${path}[${i}]` : path);
+      for (let i = 0; i < value.length; i += 1) out[i] = walk(value[i], path, i);
       return out;
     }
     if (isPlainObject(value)) {
-      const out: object = Object.getPrototypeOf(value) === null ? Object.create(null) : {};
-      for (const key of Object.keys(value)) setOwn(out, key, walk(value[key], checked ? propertyPath(path, key) : path));
+      const out: Record<string, unknown> = Object.getPrototypeOf(value) === null ? Object.create(null) : {};
+      for (const name of Object.keys(value)) {
+        const item = walk(value[name], path, name);
+        // Assigning `__proto__`, a key that JSON from a database may well hold, would replace
+        // the copy's prototype: the component would read fields that are not in the data, and
+        // that the browser does not have (seroval writes the key as a key).
+        if (name === '__proto__') Object.defineProperty(out, name, { value: item, writable: true, enumerable: true, configurable: true });
+        else out[name] = item;
+      }
       return out;
     }
     if (value instanceof Map) {
       const out = new Map<unknown, unknown>();
-      for (const [key, item] of value) out.set(walk(key, `${path} (a key)`), walk(item, checked ? mapEntryPath(path, key) : path));
+      for (const [mapKey, item] of value) out.set(walk(mapKey, path, 'map key'), walk(item, path, { mapValueOf: mapKey }));
       return out;
     }
     if (value instanceof Set) {
       const out = new Set<unknown>();
-      for (const item of value) out.add(walk(item, `${path} (an item)`));
+      for (const item of value) out.add(walk(item, path, 'set item'));
       return out;
     }
     if (browser === undefined) return value;
-    if (value instanceof Error) return errorForBrowser(value, browser.development, (key, field) => walk(field, propertyPath(path, key)));
-    checkSendable(value, path);
+    if (value instanceof Error) return errorForBrowser(value, browser.development, (name, field) => walk(field, path, name));
+    const what = unsendable(value);
+    if (what !== undefined) throw new UnsendableValueError(path, what);
     return value;
   }
 
   // `walk` keeps every value the browser can receive as it was; only promises change, for promises.
-  const value = walk(data, root) as T;
+  const value = walk(data, '', root) as T;
   return {
     value,
     hasPending: pending.size > 0,

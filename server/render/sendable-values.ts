@@ -19,15 +19,24 @@ export class UnsendableValueError extends Error {
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
-/** `path.key`, or `path["key"]` for a key that is not an identifier; `key` alone at the root (`''`). */
-export function propertyPath(path: string, key: string): string {
-  if (path === '') return key;
-  return IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
-}
+/** Where a value sits in its container: a property, an index, or a place in a Map or a Set. */
+export type PathKey = string | number | { readonly mapValueOf: unknown } | 'map key' | 'set item';
 
-/** `path.get(key)` for a Map's value. */
-export function mapEntryPath(path: string, key: unknown): string {
-  return typeof key === 'string' || typeof key === 'number' ? `${path}.get(${JSON.stringify(key)})` : `${path}.get(…)`;
+/**
+ * The path of the value at `key` in the container at `parent`: `parent.key`, `parent["a b"]`,
+ * `parent[2]`, `parent.get("k")`; `key` alone at the root (`''`). Made only when needed (an
+ * UnsendableValueError, a promise's place): the walk passes the parent's path and the key.
+ */
+export function pathOf(parent: string, key: PathKey): string {
+  if (typeof key === 'number') return `${parent}[${key}]`;
+  if (key === 'map key') return `${parent} (a key)`;
+  if (key === 'set item') return `${parent} (an item)`;
+  if (typeof key === 'object') {
+    const { mapValueOf } = key;
+    return typeof mapValueOf === 'string' || typeof mapValueOf === 'number' ? `${parent}.get(${JSON.stringify(mapValueOf)})` : `${parent}.get(…)`;
+  }
+  if (parent === '') return key;
+  return IDENTIFIER.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
 }
 
 /**
@@ -47,14 +56,15 @@ function describe(value: object): string {
 }
 
 /**
- * Throws UnsendableValueError unless seroval can carry `value` as it is. Called for what the
- * walk does not look into: not a primitive, plain object, array, Map, Set, error or promise.
+ * What `value` is when seroval cannot carry it as it is (`a function`, `an instance of Money`);
+ * undefined when it can. Asked of what the walk does not look into: not a plain object,
+ * array, Map, Set, error or promise.
  */
-export function checkSendable(value: unknown, path: string): void {
-  if (typeof value === 'function') throw new UnsendableValueError(path, 'a function');
-  if (typeof value === 'symbol') throw new UnsendableValueError(path, 'a symbol');
-  if (typeof value !== 'object' || value === null || carriedAsIs(value)) return;
-  throw new UnsendableValueError(path, describe(value));
+export function unsendable(value: unknown): string | undefined {
+  if (typeof value === 'function') return 'a function';
+  if (typeof value === 'symbol') return 'a symbol';
+  if (typeof value !== 'object' || value === null || carriedAsIs(value)) return undefined;
+  return describe(value);
 }
 
 /** The built-in error classes seroval rebuilds by name; any other error becomes an `Error`. */

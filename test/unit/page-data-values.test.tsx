@@ -202,6 +202,23 @@ describe('a value the browser cannot receive', () => {
     }
   });
 
+  test.each([
+    ['data.prices.get("eur"): an instance of Money', { prices: new Map([['eur', new Money(1)]]) }],
+    ['data.tags (an item): an instance of Money', { tags: new Set([new Money(1)]) }],
+    ['data["unit price"]: an instance of Money', { 'unit price': new Money(1) }],
+    ['data.format: a function', { format: (cents: number) => `${cents}` }],
+    ['data.rows[1].id: a symbol', { rows: [{ id: 1 }, { id: Symbol('two') }] }],
+    ['data.failure.cause: an instance of Money', { failure: new Error('m', { cause: new Money(1) }) }],
+  ])('its path says where it is: %s', async (expected, loaded) => {
+    const built = buildApp(asHydrating([defineRoute({ path: '/shaped', component: () => <p>SHAPED</p>, load: () => loaded })]).routes, {
+      assets: asHydrating([defineRoute({ path: '/shaped', component: () => null })]).assets,
+      development: expected.includes('cause'),
+    });
+    const res = await request(built.app).get('/shaped');
+    expect(res.status).toBe(500);
+    expect(errorLines(built.logs).map((line) => line.err)).toEqual([expect.objectContaining({ message: `${expected} cannot be sent to the browser` })]);
+  });
+
   test('a page that ships no JavaScript may hold it: its data never leaves the server', async () => {
     const built = buildApp(pages);
     const res = await request(built.app).get('/money');
