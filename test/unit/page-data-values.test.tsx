@@ -144,6 +144,24 @@ describe('an Error in the page data', () => {
   });
 });
 
+describe('a promise inside a Map or a Set', () => {
+  test.each(PATHS)('is deferred data like any other: its rejection is one error line, the browser gets only the digest (%s)', async (_path, headers, dataOf) => {
+    const failing = () => after(10, (): string => {
+      throw Object.assign(new Error('SECRET-IN-MAP'), { sql: 'SELECT password FROM users' });
+    });
+    const shaped = asHydrating([defineRoute({ path: '/in-map', component: () => <p>IN-MAP</p>, load: () => ({ byId: new Map([['a', failing()]]), set: new Set([failing()]) }) })]);
+    const built = buildApp(shaped.routes, { assets: shaped.assets });
+    const res = await request(built.app).get('/in-map').set(headers);
+    expect(res.text).not.toContain('SECRET-IN-MAP');
+    expect(res.text).not.toContain('SELECT password');
+    const lines = errorLines(built.logs);
+    expect(lines.map((line) => line.err)).toEqual([expect.objectContaining({ message: 'SECRET-IN-MAP' }), expect.objectContaining({ message: 'SECRET-IN-MAP' })]);
+    const byId = at(dataOf(res.text), 'data', 'byId');
+    const inMap: unknown = Reflect.apply(Map.prototype.get, byId, ['a']);
+    await expect(inMap).rejects.toMatchObject({ digest: lines[0]?.digest });
+  });
+});
+
 describe('an own key named __proto__ in the page data', () => {
   test.each(PATHS)('stays an own key: the page renders and receives what load returned (%s)', async (_path, headers, dataOf) => {
     const res = await request(buildApp(routes, { assets }).app).get('/profile').set(headers);
