@@ -1,4 +1,4 @@
-import { constants, createBrotliCompress, createGzip, type BrotliCompress, type Gzip } from 'node:zlib';
+import { constants, createBrotliCompress, createGzip, type BrotliCompress, type BrotliOptions, type Gzip, type ZlibOptions } from 'node:zlib';
 import type { Request, Response } from 'express';
 import Negotiator from 'negotiator';
 
@@ -28,13 +28,32 @@ export function choosePageEncoding(req: Request, res: Response, enabled: boolean
 }
 
 /**
+ * Brotli for pages as they stream (docs/deployment.md#compression-memory has the figures).
+ * Quality 4: most of brotli's gain over gzip at a fraction of the cost of its default (11),
+ * which would dominate a render and hold about six times the native memory. A 256 KiB window
+ * (lgwin 18) instead of Node's 4 MiB (22): the encoder's window, and the blocks it gathers
+ * before it emits them, grow with the page up to that bound, while quality 4's match finder,
+ * which keeps only recent positions, found almost nothing further back. Decoders then need
+ * only that window too. No size hint: a streamed page's size is unknown, and a hint of 1 MB or
+ * more gives quality 4 a larger match finder.
+ */
+const BROTLI_STREAM: BrotliOptions = {
+  params: {
+    [constants.BROTLI_PARAM_QUALITY]: 4,
+    [constants.BROTLI_PARAM_LGWIN]: 18,
+  },
+};
+
+/** zlib's default window and memory level: about 0.4 MiB per stream, measured beside brotli's. */
+const GZIP_STREAM: ZlibOptions = { level: 6 };
+
+/**
  * A compressor React can stream into, already piped to the response. React calls `flush()`
  * after each batch it writes; zlib then emits everything so far (a full flush), so the shell
- * and each boundary leave at once, compressed. Brotli at quality 4: most of brotli's gain over
- * gzip at a fraction of its default (11) cost, which would dominate a render.
+ * and each boundary leave at once, compressed.
  */
 export function compressInto(res: Response, encoding: ContentEncoding): BrotliCompress | Gzip {
-  const compressor = encoding === 'br' ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }) : createGzip({ level: 6 });
+  const compressor = encoding === 'br' ? createBrotliCompress(BROTLI_STREAM) : createGzip(GZIP_STREAM);
   compressor.pipe(res);
   // A client that goes away must not leave a zlib stream (and its native memory) behind;
   // React hears the compressor close and aborts the render.

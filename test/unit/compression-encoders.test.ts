@@ -1,0 +1,100 @@
+import { request as httpRequest, type Server } from 'node:http';
+import type { BrotliCompress, BrotliOptions, Gzip, ZlibOptions } from 'node:zlib';
+import { brotliDecompressSync } from 'node:zlib';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { brotliWindowBits } from '../../scripts/lib/brotli-window.ts';
+import { buildApp, waitFor } from '../support/build-app.ts';
+import { close, DESKTOP_CHROME, listen } from '../support/http-client.ts';
+import { fixtureRoutes } from '../support/pages.tsx';
+
+/**
+ * Every compressor the app makes, through zlib's public factories: each holds native memory
+ * (brotli's window and match finder) until it is destroyed, which garbage collection alone
+ * does late or never under load.
+ */
+const encoders = vi.hoisted(() => [] as (BrotliCompress | Gzip)[]);
+vi.mock('node:zlib', async (importOriginal) => {
+  const zlib = await importOriginal<typeof import('node:zlib')>();
+  return {
+    ...zlib,
+    createBrotliCompress(options?: BrotliOptions) {
+      const encoder = zlib.createBrotliCompress(options);
+      encoders.push(encoder);
+      return encoder;
+    },
+    createGzip(options?: ZlibOptions) {
+      const encoder = zlib.createGzip(options);
+      encoders.push(encoder);
+      return encoder;
+    },
+  };
+});
+
+const servers: Server[] = [];
+afterEach(async () => {
+  encoders.length = 0;
+  await Promise.all(servers.splice(0).map(close));
+});
+
+async function fixtureOrigin(): Promise<string> {
+  const { app } = buildApp(fixtureRoutes(50));
+  const { server, origin } = await listen(app);
+  servers.push(server);
+  return origin;
+}
+
+/** The whole body as sent, not decoded. */
+function getRaw(url: string, acceptEncoding: string): Promise<{ readonly encoding: string | undefined; readonly body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { agent: false, headers: { 'User-Agent': DESKTOP_CHROME, 'Accept-Encoding': acceptEncoding } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Asks for `path` and lets go as soon as the first bytes arrive, as a browser that navigates away. */
+function leaveAfterFirstBytes(url: string, acceptEncoding: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { agent: false, headers: { 'User-Agent': DESKTOP_CHROME, 'Accept-Encoding': acceptEncoding } }, (res) => {
+      res.once('data', () => {
+        req.destroy();
+        resolve();
+      });
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? undefined : reject(error)));
+    req.end();
+  });
+}
+
+describe('compressors of streamed pages', () => {
+  test('brotli declares a 256 KiB window, and the page decodes whole', async () => {
+    const origin = await fixtureOrigin();
+    const { encoding, body } = await getRaw(`${origin}/slow`, 'br');
+    expect(encoding).toBe('br');
+    expect(brotliWindowBits(body)).toBe(18);
+    const html = brotliDecompressSync(body).toString('utf8');
+    expect(html).toContain('SLOW-CONTENT-ARRIVED');
+    expect(html.endsWith('</html>')).toBe(true);
+  });
+
+  test.each(['br', 'gzip'])('%s: a page that ends releases its compressor', async (acceptEncoding) => {
+    const origin = await fixtureOrigin();
+    const { encoding } = await getRaw(`${origin}/slow`, acceptEncoding);
+    expect(encoding).toBe(acceptEncoding);
+    expect(encoders).toHaveLength(1);
+    await waitFor(() => encoders.every((encoder) => encoder.destroyed), 2_000, 'compressor destroyed');
+  });
+
+  test.each(['br', 'gzip'])('%s: a client that leaves mid-stream releases its compressor at once', async (acceptEncoding) => {
+    const origin = await fixtureOrigin();
+    // The boundary never resolves: nothing but the client's leaving can end this page.
+    await leaveAfterFirstBytes(`${origin}/hang`, acceptEncoding);
+    expect(encoders).toHaveLength(1);
+    await waitFor(() => encoders.every((encoder) => encoder.destroyed), 2_000, 'compressor destroyed');
+  });
+});
