@@ -123,21 +123,26 @@ export function createApp(options: AppOptions): Express {
 
   // Resolved once here: the page handler takes every setting as given.
   const compression = options.compression ?? DEFAULTS.compression;
+  const renderTimeoutMs = options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs;
+  const loadSettings = { getLoadContext: options.getLoadContext, publicOrigin };
   const pageOptions: PageHandlerOptions = {
-    renderTimeoutMs: options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs,
-    assets,
-    liveReloadScript: reload,
-    analyticsSources: analytics.sources,
-    telemetry,
-    development,
-    compression,
-    onShellReady: metrics === undefined ? undefined : (route: string, seconds: number) => metrics.observeShell(route, seconds),
-    publicOrigin,
-    getLoadContext: options.getLoadContext,
-    site: { name: options.site?.name ?? APP_NAME, description: options.site?.description },
-    clientRoutes: clientRoutes(routes, assets),
-    formToken: csrf === undefined ? undefined : createFormTokenIssuer(csrf),
-    documentHeaders: createDocumentHeaders({ policy, compression }),
+    renderTimeoutMs,
+    data: {
+      ...loadSettings,
+      development,
+      telemetry,
+      formToken: csrf === undefined ? undefined : createFormTokenIssuer(csrf),
+    },
+    document: {
+      compression,
+      development,
+      liveReloadScript: reload,
+      analyticsSources: analytics.sources,
+      headers: createDocumentHeaders({ policy, compression }),
+      onShellReady: metrics === undefined ? undefined : (route: string, seconds: number) => metrics.observeShell(route, seconds),
+    },
+    head: { site: { name: options.site?.name ?? APP_NAME, description: options.site?.description }, publicOrigin },
+    client: { assets, routes: clientRoutes(routes, assets) },
   };
   const methodNotAllowed = createMethodNotAllowedHandler(pages);
   const actionMethodNotAllowed = createMethodNotAllowedHandler(pages, 'GET, HEAD, POST');
@@ -148,11 +153,7 @@ export function createApp(options: AppOptions): Express {
     app.get(route.path, showPage);
     if (route.action !== undefined && checkCsrf !== undefined) {
       // The body first (the token may be in it), then the cross-site check, then the action.
-      const runAction = createActionHandler(route, showPage, {
-        publicOrigin,
-        getLoadContext: options.getLoadContext,
-        renderTimeoutMs: pageOptions.renderTimeoutMs,
-      });
+      const runAction = createActionHandler(route, showPage, { ...loadSettings, renderTimeoutMs });
       app.post(route.path, labelRoute(route.path), parseFormBody, checkCsrf, runAction);
     }
     app.all(route.path, labelRoute(route.path), route.action === undefined ? methodNotAllowed : actionMethodNotAllowed);

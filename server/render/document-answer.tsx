@@ -1,0 +1,183 @@
+import type { NextFunction, Request, Response } from 'express';
+import { renderToPipeableStream } from 'react-dom/server';
+import { AppRoot } from '../../shared/app-root.tsx';
+import { isHttpError, type HttpError } from '../../shared/http-error.ts';
+import type { PageComponent } from '../../shared/route-definition.ts';
+import { statusDigest } from '../../shared/server-digests.ts';
+import { writePreparedHead } from '../lifecycle/response-head.ts';
+import { logServerError } from '../errors/server-error-log.ts';
+import { compressInto, negotiateEncoding } from './compression.ts';
+import { createDataStream, type DataStream } from './data-stream.ts';
+import { DeferredDataError } from './deferred-data.ts';
+import type { DocumentHeaders } from './document-headers.ts';
+import { isCrawler } from './is-crawler.ts';
+import { outsideRenderContext } from './outside-render-context.ts';
+import { PageDocument } from './page-document.tsx';
+import type { PageLifecycle } from './page-lifecycle.ts';
+import type { PreparedPage } from './prepare-page.ts';
+import { RenderNotNeededError, isRenderStopReason } from './render-errors.ts';
+import { createScriptInjector, type ScriptInjector } from './script-injector.ts';
+
+/** How every document of the app is written. */
+export interface DocumentSettings {
+  /** gzip or brotli when the client accepts it; off where a proxy compresses instead. */
+  readonly compression: boolean;
+  /** Development server: the client's error page may show message and stack. */
+  readonly development: boolean;
+  /** Development only: inline script that reloads the page after a rebuild. */
+  readonly liveReloadScript: string | undefined;
+  /** Analytics script URLs for the document head (docs/observability.md). */
+  readonly analyticsSources: readonly string[];
+  /** The headers of every document (document-headers.ts). */
+  readonly headers: DocumentHeaders;
+  /** Hears the time to shell of every page, e.g. for metrics. */
+  readonly onShellReady: ((route: string, seconds: number) => void) | undefined;
+}
+
+/** What a route's documents share, worked out once (render-page.tsx). */
+export interface DocumentRoute {
+  readonly path: string;
+  readonly Page: PageComponent;
+  /** Set when the page hydrates: the script that loads its code. */
+  readonly bootstrapScriptContent: string | undefined;
+  /** The route table for navigation, the same on every page (data-stream.ts). */
+  readonly navigationScript: string | undefined;
+}
+
+/** One request's side of the document. */
+export interface DocumentRequest {
+  readonly req: Request;
+  readonly res: Response;
+  readonly next: NextFunction;
+  readonly lifecycle: PageLifecycle;
+  /** When the request arrived (`performance.now()`), for the time to shell. */
+  readonly started: number;
+}
+
+/**
+ * The page's data in the document: the initial value in the head, each deferred value's script
+ * after the shell as it settles (script-injector.ts). Only a page that hydrates has any.
+ */
+function embedData(page: PreparedPage, route: DocumentRoute, { req, res }: DocumentRequest, injector: ScriptInjector): DataStream | undefined {
+  if (route.bootstrapScriptContent === undefined) return undefined;
+  const stream = createDataStream(page.pageData, {
+    fixed: route.navigationScript,
+    onScript: (script) => injector.inject(script),
+    onDone: () => injector.complete(),
+    // seroval could not write a value the check let through: logged; the page ends when React does.
+    onError: (error) => {
+      logServerError(req, error);
+      injector.complete();
+    },
+  });
+  res.once('close', () => stream.dispose());
+  return stream;
+}
+
+/**
+ * Writes the document's head, then pipes React into the response (compressed when the client
+ * accepts it). A status helper called before this point makes the status page instead; HEAD
+ * ends with the head.
+ */
+function sendDocument(page: PreparedPage, route: DocumentRoute, request: DocumentRequest, settings: DocumentSettings, react: RenderedDocument): void {
+  const { req, res, next, lifecycle, started } = request;
+  if (!lifecycle.answering()) return;
+  const status: HttpError | undefined = lifecycle.status;
+  if (status !== undefined) {
+    lifecycle.enter('done');
+    react.abort(new RenderNotNeededError('the page ends in a status page'));
+    next(status);
+    return;
+  }
+  const shellSeconds = (performance.now() - started) / 1000;
+  settings.onShellReady?.(route.path, shellSeconds);
+  const encoding = settings.compression ? negotiateEncoding(req) : undefined;
+  // The form token's cookie rides in the head, unless the page set cookies of its own: the
+  // head's would replace them (Node's writeHead), so it joins them instead.
+  let cookie = page.form?.setCookie;
+  if (cookie !== undefined && res.hasHeader('Set-Cookie')) {
+    res.append('Set-Cookie', cookie);
+    cookie = undefined;
+  }
+  writePreparedHead(res, page.status, settings.headers(encoding, res.locals.cspNonce, shellSeconds * 1000, cookie));
+  if (req.method === 'HEAD') {
+    lifecycle.enter('done');
+    res.end();
+    react.abort(new RenderNotNeededError('HEAD needs no body'));
+    return;
+  }
+  lifecycle.enter('streaming');
+  react.pipeInto(encoding === undefined ? res : compressInto(res, encoding));
+}
+
+interface RenderedDocument {
+  abort(reason: unknown): void;
+  pipeInto(destination: Parameters<ScriptInjector['connect']>[0]): void;
+}
+
+/**
+ * Streams the page's document (docs/rendering.md): browsers get the shell as soon as it is
+ * ready and boundaries as they resolve; crawlers get the whole document at once.
+ */
+export function streamDocument(page: PreparedPage, route: DocumentRoute, request: DocumentRequest, settings: DocumentSettings): void {
+  const { req, lifecycle } = request;
+  const nonce = request.res.locals.cspNonce;
+  // Every page goes through the injector: React's slices leave as one write per batch, and the
+  // deferred values' scripts (only on pages that hydrate) go in between.
+  const injector = createScriptInjector(nonce);
+  if (route.bootstrapScriptContent === undefined || !page.deferred.hasPending) injector.complete();
+  const dataStream = embedData(page, route, request, injector);
+  const bot = isCrawler(req.get('user-agent'));
+  const { Page } = route;
+
+  const { pipe, abort } = renderToPipeableStream(
+    <PageDocument head={page.head} nonce={nonce} dataScript={dataStream?.initial} liveReloadScript={settings.liveReloadScript} analyticsSources={settings.analyticsSources}>
+      <AppRoot showErrorDetail={settings.development} formToken={page.form?.token}>
+        <Page data={page.data} params={page.params} {...(page.action === undefined ? {} : { actionData: page.action.data })} />
+      </AppRoot>
+    </PageDocument>,
+    {
+      nonce,
+      ...(route.bootstrapScriptContent === undefined ? {} : { bootstrapScriptContent: route.bootstrapScriptContent }),
+      onError(error) {
+        if (isRenderStopReason(error)) return lifecycle.timeoutDigest;
+        // A deferred value's rejection, already logged: the boundary carries its digest.
+        if (error instanceof DeferredDataError) return error.digest;
+        // notFound() and friends: before anything is sent the page ends in that status page;
+        // after the shell the boundary's digest names the status (shared/error-boundary.tsx).
+        if (isHttpError(error) && error.status < 500) {
+          return lifecycle.statusCalled(error, 'render') || !lifecycle.streaming ? undefined : statusDigest(error.status);
+        }
+        // Becomes the boundary's digest in the HTML; the same digest is in the log line.
+        return logServerError(req, error);
+      },
+      // React calls these inside its own async context; the answer is written outside it, so
+      // nothing the response arms as it finishes keeps the render alive (outside-render-context.ts).
+      onShellReady() {
+        if (!bot) outsideRenderContext(() => sendDocument(page, route, request, settings, react));
+      },
+      onAllReady() {
+        outsideRenderContext(() => {
+          // A crawler's document, or whatever the render timeout left; a browser already has its shell.
+          sendDocument(page, route, request, settings, react);
+          // The timer stays until the response closes: delivery can still stall.
+          lifecycle.enter('delivering');
+        });
+      },
+      onShellError(error) {
+        // Unless the client is gone, Express answers: a status page, or 500 with its error line.
+        // A deferred value the shell read stands for what it failed with, logged already.
+        const cause = page.causeOf(error);
+        outsideRenderContext(() => {
+          if (lifecycle.enter('done')) request.next(cause);
+        });
+      },
+    },
+  );
+  const react: RenderedDocument = {
+    abort,
+    // React's pipe() is typed for a stream.Writable; it uses only what ReactDestination has.
+    pipeInto: (destination) => void pipe(injector.connect(destination) as unknown as NodeJS.WritableStream),
+  };
+  lifecycle.stopsRender(abort);
+}
