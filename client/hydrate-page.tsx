@@ -5,7 +5,7 @@ import { digestOf } from '../shared/error-boundary.tsx';
 import { recordServerDigest } from '../shared/server-digests.ts';
 import type { PageComponent } from '../shared/route-definition.ts';
 import type { TelemetrySettings } from '../shared/telemetry.ts';
-import { Router, startNavigation, StatusOnly, type View } from './navigation.tsx';
+import { Router, startNavigation, StatusOnly, type View } from './router.tsx';
 import { readPageData } from './page-data.ts';
 import { reportClientError } from './report-client-error.ts';
 

@@ -22,7 +22,7 @@ function isPlainClick(event: MouseEvent<HTMLAnchorElement>): boolean {
 
 /**
  * A link: a plain `<a href>` that works without JavaScript. After hydration, a plain click on
- * a same-origin link to a page with code navigates in place (client/navigation.ts); anything
+ * a same-origin link to a page with code navigates in place (client/router.tsx); anything
  * else is left to the browser.
  */
 export function Link({ href, prefetch = 'intent', replace = false, onClick, onMouseEnter, onFocus, ...rest }: LinkProps) {

@@ -1,7 +1,7 @@
 import { createContext, useContext, useSyncExternalStore } from 'react';
 
 /**
- * What links and forms ask of the browser's navigation runtime (client/navigation.ts), which
+ * What links and forms ask of the browser's navigation runtime (client/router.tsx), which
  * installs itself after hydration. On the server, and before hydration, nothing is installed:
  * links and forms are plain HTML and the browser does the work.
  */

@@ -29,7 +29,7 @@ interface Timed {
 
 const TIMEOUT_MS = 30_000;
 
-/** What a browser's in-place navigation sends (client/navigation.tsx). */
+/** What a browser's in-place navigation sends (client/router.tsx). */
 const NAVIGATION_HEADERS = { ...BROWSER_HEADERS, [NAVIGATION_HEADER]: 'data', [NAVIGATION_SCOPE_HEADER]: 'n1', accept: 'application/x-ndjson, application/json;q=0.9' };
 
 /** GETs `url` as a browser that takes brotli, timing it to the last byte; checks the answer is whole. */

@@ -19,7 +19,7 @@ export const NAVIGATION_ALLOWANCE_BYTES = 4 * 1024;
 
 /** Stand-ins for the navigation runtime, `<Link>` and `<Form>`: what a page would ship without them. */
 const WITHOUT_NAVIGATION: Readonly<Record<string, string>> = {
-  'client/navigation.tsx': [
+  'client/router.tsx': [
     'export function Router({ initial, render }) { return render(initial); }',
     'export function StatusOnly() { return null; }',
     'export function startNavigation() {}',

@@ -76,7 +76,7 @@ function createLineWriter(target: LineTarget): LineWriter {
 }
 
 /**
- * A page's data for an in-place navigation (client/navigation.ts), instead of its document:
+ * A page's data for an in-place navigation (client/router.tsx), instead of its document:
  * the first line says which page and head, the next the data, as the script the document
  * would carry; each deferred value follows on its own line as it settles, and the response
  * ends when the last has. Every line is JSON (scripts as JSON strings), so the answer is

@@ -27,7 +27,7 @@ export interface PageHandlerOptions {
   readonly client: { readonly assets: ClientAssets | undefined; readonly routes: readonly ClientRoute[] };
 }
 
-/** Whether the request is an in-place navigation asking for the data alone, in a scope it named (client/navigation.tsx). */
+/** Whether the request is an in-place navigation asking for the data alone, in a scope it named (client/router.tsx). */
 function navigationScope(req: Request): string | undefined {
   if (req.get(NAVIGATION_HEADER) !== 'data') return undefined;
   const scope = req.get(NAVIGATION_SCOPE_HEADER);

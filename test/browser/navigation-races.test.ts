@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { DESKTOP_CHROME, fixtureSession, watchedPage } from './harness.ts';
 
 /**
- * Two navigations in flight at once (client/navigation.tsx): the newer one wins, whichever
+ * Two navigations in flight at once (client/router.tsx): the newer one wins, whichever
  * step the older one had reached. Here the older one has its data and waits for its page's
  * code, which the test holds back.
  */
