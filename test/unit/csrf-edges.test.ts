@@ -1,7 +1,8 @@
+import { createHmac } from 'node:crypto';
 import type { Server } from 'node:http';
 import request from 'supertest';
 import { afterEach, describe, expect, test } from 'vitest';
-import { CSRF_COOKIE, issueToken } from '../../server/security/csrf.ts';
+import { createCsrfCheck, CSRF_COOKIE, issueToken } from '../../server/security/csrf.ts';
 import { FORM_TOKEN_FIELD } from '../../shared/navigation.ts';
 import { defineRoute, type RouteDefinition } from '../../shared/route-definition.ts';
 import { buildApp, type LogLine, type TestApp } from '../support/build-app.ts';
@@ -41,20 +42,29 @@ afterEach(async () => {
 });
 
 describe('an Origin with no host to compare it with', () => {
-  test('an HTTP/1.0 post without Host and with a foreign Origin gets 403, origin mismatch, and the action never runs', async () => {
+  async function postWithoutHost(origin: string): Promise<{ status: number; body: string; built: ReturnType<typeof formApp> }> {
     const built = formApp();
-    const { server, origin } = await listen(built.app);
-    servers.push(server);
+    const listening = await listen(built.app);
+    servers.push(listening.server);
     const body = 'name=Ada';
     const res = await rawRequest(
-      Number(new URL(origin).port),
-      `POST /note HTTP/1.0\r\nOrigin: http://evil.example\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      Number(new URL(listening.origin).port),
+      `POST /note HTTP/1.0\r\nOrigin: ${origin}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
     );
-    expect(res.status).toBe(403);
-    expect(res.body).toMatch(/<title>403: [^<]+<\/title>/);
-    expect(built.runs).toEqual([]);
-    expect(refusals(built.logs)).toEqual(['origin mismatch']);
-  });
+    return { status: res.status, body: res.body, built };
+  }
+
+  // `http://undefined`: what a host-less request's own origin would read as, were it made from `req.host` regardless.
+  test.each(['http://evil.example', 'http://undefined', 'not a URL at all'])(
+    'an HTTP/1.0 post without Host and with Origin: %s gets 403, origin mismatch, and the action never runs',
+    async (origin) => {
+      const { status, body, built } = await postWithoutHost(origin);
+      expect(status).toBe(403);
+      expect(body).toMatch(/<title>403: [^<]+<\/title>/);
+      expect(built.runs).toEqual([]);
+      expect(refusals(built.logs)).toEqual(['origin mismatch']);
+    },
+  );
 });
 
 describe('empty tokens count as missing', () => {
@@ -86,5 +96,46 @@ describe('empty tokens count as missing', () => {
     expect(res.status).toBe(200);
     expect(runs).toEqual([1]);
     expect(refusals(logs)).toEqual([]);
+  });
+});
+
+describe('what makes a token', () => {
+  /** `nonce.signature` signed with the app's own secret, whatever the nonce. */
+  function signed(nonce: string): string {
+    return `${nonce}.${createHmac('sha256', SECRET).update(nonce).digest('base64url')}`;
+  }
+
+  test.each([
+    ['a nonce shorter than 128 bits', 'AAAA'],
+    ['a nonce with a character base64url has not', 'AAAAAAAAAAAAAAAAAAAAA+'],
+    ['an empty nonce', ''],
+  ])('%s, signed with the right secret, in both: 403, bad signature', async (_case, nonce) => {
+    const { app, runs, logs } = formApp();
+    const token = signed(nonce);
+    const res = await request(app)
+      .post('/note')
+      .set('Cookie', `${CSRF_COOKIE}=${token}`)
+      .type('form')
+      .send({ name: 'Ada', [FORM_TOKEN_FIELD]: token });
+    expect(res.status).toBe(403);
+    expect(runs).toEqual([]);
+    expect(refusals(logs)).toEqual(['bad signature']);
+  });
+
+  test('a nonce of 22 base64url characters so signed passes (the control case)', async () => {
+    const { app, runs } = formApp();
+    const token = signed('AAAAAAAAAAAAAAAAAAAAAA');
+    const res = await request(app)
+      .post('/note')
+      .set('Cookie', `${CSRF_COOKIE}=${token}`)
+      .type('form')
+      .send({ name: 'Ada', [FORM_TOKEN_FIELD]: token });
+    expect(res.status).toBe(200);
+    expect(runs).toEqual([1]);
+  });
+
+  test('a secret of exactly 32 characters is enough; 31 is refused, naming CSRF_SECRET', () => {
+    expect(() => createCsrfCheck({ secret: 'x'.repeat(32), publicOrigin: undefined })).not.toThrow();
+    expect(() => createCsrfCheck({ secret: 'x'.repeat(31), publicOrigin: undefined })).toThrow(/CSRF_SECRET/);
   });
 });
