@@ -16,21 +16,21 @@ export interface BenchBuild {
 }
 
 export const BENCH_DIR = join(ROOT, 'dist', 'bench');
-const FIXTURE_ROUTES = join(import.meta.dirname, 'fixture-routes.tsx');
+const BENCH_ROUTES = join(import.meta.dirname, 'bench-routes.tsx');
 
 /**
- * Gives the product the fixture's route table wherever it imports `shared/routes.ts`; every
+ * Gives the product the bench's route table (bench-routes.tsx) wherever it imports `shared/routes.ts`; every
  * other import is the product's own. Says whether it swapped anything, so a moved import fails
  * the build instead of silently benchmarking a server without the fixture.
  */
-function fixtureRoutesPlugin(swapped: { count: number }): esbuild.Plugin {
+function benchRoutesPlugin(swapped: { count: number }): esbuild.Plugin {
   return {
-    name: 'fixture-routes',
+    name: 'bench-routes',
     setup(build) {
       build.onResolve({ filter: /routes\.ts$/ }, (args) => {
-        if (args.importer === FIXTURE_ROUTES || join(args.resolveDir, args.path) !== PRODUCT_ROUTES) return undefined;
+        if (args.importer === BENCH_ROUTES || join(args.resolveDir, args.path) !== PRODUCT_ROUTES) return undefined;
         swapped.count += 1;
-        return { path: FIXTURE_ROUTES };
+        return { path: BENCH_ROUTES };
       });
     },
   };
@@ -57,7 +57,7 @@ export async function buildBench(): Promise<BenchBuild> {
   await rm(join(BENCH_DIR, 'fixture'), { recursive: true, force: true });
   await Promise.all([
     buildClient({ routesModule: PRODUCT_ROUTES, outDir: clientDir, mode: 'production' }),
-    buildClient({ routesModule: FIXTURE_ROUTES, outDir: fixtureClientDir, mode: 'production' }),
+    buildClient({ routesModule: BENCH_ROUTES, outDir: fixtureClientDir, mode: 'production' }),
   ]);
   const productDir = join(BENCH_DIR, 'server');
   const fixtureDir = join(BENCH_DIR, 'fixture', 'server');
@@ -68,7 +68,7 @@ export async function buildBench(): Promise<BenchBuild> {
   await Promise.all([
     buildServer(productDir),
     esbuild.build(fixture.entry),
-    esbuild.build({ ...fixture.server, plugins: [...(fixture.server.plugins ?? []), fixtureRoutesPlugin(swapped)] }),
+    esbuild.build({ ...fixture.server, plugins: [...(fixture.server.plugins ?? []), benchRoutesPlugin(swapped)] }),
   ]);
   if (swapped.count === 0) throw new Error('fixture build: the server never imports shared/routes.ts, so the fixture route is missing');
   const [httpReact, express, httpBytes] = await Promise.all(

@@ -1,4 +1,4 @@
-import { fixtureRoutes } from '../../test/support/pages.tsx';
+import { unitRoutes } from '../../test/support/pages.tsx';
 import { createApp } from '../../server/app.ts';
 import { createHttpServer } from '../../server/lifecycle/http-server.ts';
 import { createLogger } from '../../server/observability/logger.ts';
@@ -21,7 +21,7 @@ const logger = createLogger({
     },
   },
 });
-const app = createApp({ routes: fixtureRoutes(Number(process.env.SOAK_BOUNDARY_MS ?? 20)), logger, renderTimeoutMs: 5_000 });
+const app = createApp({ routes: unitRoutes(Number(process.env.SOAK_BOUNDARY_MS ?? 20)), logger, renderTimeoutMs: 5_000 });
 const server = createHttpServer(app, { keepAliveTimeoutMs: 1_000 });
 
 function collect(): void {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { BAD_FRAGMENT } from './pages/bad-fragment.tsx';
+import { BAD_FRAGMENT } from '../support/fixture-pages/bad-fragment.tsx';
 import { DESKTOP_CHROME, fixtureSession, watchedPage } from './harness.ts';
 
 const session = fixtureSession();

@@ -12,7 +12,7 @@ export const DEVELOPMENT_ASSETS = join(FIXTURE_OUT, 'client-development');
  * (test/support/system-components.ts, from vitest.config.ts).
  */
 export default async function setup(): Promise<void> {
-  const routesModule = join(import.meta.dirname, '..', 'support', 'fixture-routes.tsx');
+  const routesModule = join(import.meta.dirname, '..', 'support', 'fixture-server-routes.tsx');
   await Promise.all([
     buildClient({ routesModule, outDir: join(FIXTURE_OUT, 'client'), mode: 'production' }),
     buildClient({ routesModule, outDir: DEVELOPMENT_ASSETS, mode: 'development' }),

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadClientAssets } from '../../server/render/client-assets.ts';
 import { buildApp } from '../support/build-app.ts';
-import { routes as fixtureRoutes } from '../support/fixture-routes.tsx';
+import { routes as fixtureServerRoutes } from '../support/fixture-server-routes.tsx';
 import { close, listen } from '../support/http-client.ts';
 import { FIXTURE_OUT } from './global-setup.ts';
 import { DESKTOP_CHROME, launchChromium, watchedPage, type BrowserSession } from './harness.ts';
@@ -18,7 +18,7 @@ let origin: string;
 let chromium: BrowserSession;
 
 beforeAll(async () => {
-  const routes = fixtureRoutes.filter((route) => route.path.startsWith('/late/'));
+  const routes = fixtureServerRoutes.filter((route) => route.path.startsWith('/late/'));
   const { app } = buildApp(routes, { assets: loadClientAssets(join(FIXTURE_OUT, 'client')) });
   ({ server, origin } = await listen(app));
   chromium = await launchChromium();

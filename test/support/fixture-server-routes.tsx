@@ -1,22 +1,22 @@
 import { route, defineRoute, type RouteDefinition } from '../../shared/route-definition.ts';
 import { routes as productRoutes } from '../../shared/routes.ts';
 import { forbidden, notFound, unauthorized } from '../../shared/status-helpers.ts';
-import * as boundaryThrow from '../browser/pages/boundary-throw.tsx';
-import * as clientThrow from '../browser/pages/client-throw.tsx';
-import * as deferred from '../browser/pages/deferred.tsx';
-import type { DeferredData } from '../browser/pages/deferred.tsx';
-import * as delayed from '../browser/pages/delayed.tsx';
-import * as form from '../browser/pages/form.tsx';
-import * as formDone from '../browser/pages/form-done.tsx';
-import * as lateStatus from '../browser/pages/late-status.tsx';
-import * as navA from '../browser/pages/nav-a.tsx';
-import * as navB from '../browser/pages/nav-b.tsx';
-import * as nextForm from '../browser/pages/next-form.tsx';
-import * as postOnce from '../browser/pages/post-once.tsx';
-import * as postOnceSaved from '../browser/pages/post-once-saved.tsx';
-import * as badFragment from '../browser/pages/bad-fragment.tsx';
-import type { NavBData } from '../browser/pages/nav-b.tsx';
-import type { LateStatusData } from '../browser/pages/late-status.tsx';
+import * as boundaryThrow from './fixture-pages/boundary-throw.tsx';
+import * as clientThrow from './fixture-pages/client-throw.tsx';
+import * as deferred from './fixture-pages/deferred.tsx';
+import type { DeferredData } from './fixture-pages/deferred.tsx';
+import * as delayed from './fixture-pages/delayed.tsx';
+import * as form from './fixture-pages/form.tsx';
+import * as formDone from './fixture-pages/form-done.tsx';
+import * as lateStatus from './fixture-pages/late-status.tsx';
+import * as navA from './fixture-pages/nav-a.tsx';
+import * as navB from './fixture-pages/nav-b.tsx';
+import * as nextForm from './fixture-pages/next-form.tsx';
+import * as postOnce from './fixture-pages/post-once.tsx';
+import * as postOnceSaved from './fixture-pages/post-once-saved.tsx';
+import * as badFragment from './fixture-pages/bad-fragment.tsx';
+import type { NavBData } from './fixture-pages/nav-b.tsx';
+import type { LateStatusData } from './fixture-pages/late-status.tsx';
 import { loadSlowData, SlowPage } from './slow-page.tsx';
 import { after } from './settle-after.ts';
 
@@ -32,7 +32,7 @@ function throwOnServer(): never {
  */
 export const routes: readonly RouteDefinition[] = [
   ...productRoutes,
-  // The browser tests' pages, with their modules under test/browser/pages/.
+  // The browser tests' pages, with their modules under test/support/fixture-pages/.
   { ...route('/fixtures/delayed', delayed), load: () => ({ delayMs: Number(process.env.FIXTURE_DELAY_MS ?? 400) }) },
   route('/fixtures/client-throw', clientThrow),
   {

@@ -4,7 +4,7 @@ import { parseConfig } from '../../server/config.ts';
 import { loadClientAssets } from '../../server/render/client-assets.ts';
 import { startServer } from '../../server/start-server.ts';
 import type { RouteDefinition } from '../../shared/route-definition.ts';
-import { routes as fixtureRoutes } from './fixture-routes.tsx';
+import { routes as fixtureServerRoutes } from './fixture-server-routes.tsx';
 
 /**
  * The production server with fixture routes beside the product's, for the browser, process and
@@ -13,7 +13,7 @@ import { routes as fixtureRoutes } from './fixture-routes.tsx';
  * Like dist/server/main.js, the bundle serves the client build in `client/` beside its own
  * folder, so where a global setup bundles it (fixture-server-build.ts) chooses the client:
  * dist/fixtures/ serves the product's dist/client/, dist/browser-fixtures/server/ the build of
- * fixture routes (fixture-routes.tsx). A fixture page hydrates when that build has it, and is
+ * fixture routes (fixture-server-routes.tsx). A fixture page hydrates when that build has it, and is
  * rendered on the server only when it does not.
  */
 const config = parseConfig({ PORT: '0', HOST: '127.0.0.1', ...process.env }, { assetsDir: join(import.meta.dirname, '..', 'client') });
@@ -39,7 +39,7 @@ for (const [path, name] of [
 }
 
 // The real entry's path, with the test's settings from the environment (PORT=0: a free port).
-await startServer(config, fixtureRoutes.map(servedAsBuilt), {
+await startServer(config, fixtureServerRoutes.map(servedAsBuilt), {
   wrap: (app) => {
     outer.use(app);
     return outer;

@@ -61,7 +61,7 @@ function Plain({ data }: PageProps<unknown>) {
 }
 
 /** Pages that exercise every path of docs/rendering.md and docs/status-pages.md; never part of the product's route table. */
-export function fixtureRoutes(delayMs = 150): readonly RouteDefinition[] {
+export function unitRoutes(delayMs = 150): readonly RouteDefinition[] {
   return [
     { path: '/', component: Plain, load: () => ({ home: true }) },
     defineRoute({ path: '/slow', component: SlowPage, load: () => ({ delayMs }) }),

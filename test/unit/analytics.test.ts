@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { buildApp } from '../support/build-app.ts';
-import { fixtureRoutes } from '../support/pages.tsx';
+import { unitRoutes } from '../support/pages.tsx';
 
 function scriptTags(html: string): string[] {
   return html.match(/<script\b[^>]*>/g) ?? [];
@@ -15,7 +15,7 @@ function nonceOf(csp: unknown): string {
 
 describe('hosting-provider analytics scripts', () => {
   test('are off by default: no script on pages or status pages', async () => {
-    const { app } = buildApp(fixtureRoutes());
+    const { app } = buildApp(unitRoutes());
     for (const path of ['/users/1', '/missing', '/throw-in-load']) {
       const res = await request(app).get(path);
       expect(res.text).not.toContain('/_vercel/');
@@ -24,7 +24,7 @@ describe('hosting-provider analytics scripts', () => {
   });
 
   test('load from the default same-origin paths, deferred and with the nonce, on every page', async () => {
-    const { app } = buildApp(fixtureRoutes(), { analytics: { pageViews: true, speedInsights: true } });
+    const { app } = buildApp(unitRoutes(), { analytics: { pageViews: true, speedInsights: true } });
     for (const path of ['/users/1', '/missing', '/%E0%A4%A', '/throw-in-load', '/status-in-load/forbidden']) {
       const res = await request(app).get(path);
       const nonce = nonceOf(res.headers['content-security-policy']);
@@ -38,14 +38,14 @@ describe('hosting-provider analytics scripts', () => {
   });
 
   test('each switches on alone', async () => {
-    const { app } = buildApp(fixtureRoutes(), { analytics: { speedInsights: true } });
+    const { app } = buildApp(unitRoutes(), { analytics: { speedInsights: true } });
     const res = await request(app).get('/missing');
     expect(res.text).toContain('/_vercel/speed-insights/script.js');
     expect(res.text).not.toContain('/_vercel/insights/script.js');
   });
 
   test('load from a configured URL, and the CSP grants exactly its origin', async () => {
-    const { app } = buildApp(fixtureRoutes(), {
+    const { app } = buildApp(unitRoutes(), {
       analytics: { pageViews: 'https://analytics.example.com/a.js', speedInsights: 'https://vitals.example.net/s.js' },
     });
     const res = await request(app).get('/users/1');

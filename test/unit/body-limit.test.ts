@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { TELEMETRY_BODY_LIMIT_BYTES, VITALS_ENDPOINT } from '../../shared/telemetry.ts';
 import { buildApp, delay, errorLines, type TestApp } from '../support/build-app.ts';
 import { close, listen } from '../support/http-client.ts';
-import { fixtureRoutes } from '../support/pages.tsx';
+import { unitRoutes } from '../support/pages.tsx';
 import { openRawConnection, splitResponses, type RawConnection } from '../support/raw-http.ts';
 
 const VITAL = { name: 'LCP', value: 1234.5, rating: 'good', id: 'v5-1', route: '/users/:id', requestId: 'req-1' };
@@ -61,7 +61,7 @@ const READ_BOUND_BYTES = 4 * 1024 * 1024;
 
 describe('bodies are counted as they arrive', () => {
   test('an endless chunked body to the telemetry endpoint gets 413 at 4 KiB, and the connection closes', async () => {
-    const built = buildApp(fixtureRoutes(), { telemetry: { enabled: true } });
+    const built = buildApp(unitRoutes(), { telemetry: { enabled: true } });
     const { responses, closedAfterMs, bytesRead } = await endlessUpload(await start(built), VITALS_ENDPOINT);
     expect(responses.map((response) => response.status)).toEqual([413]);
     expect(responses[0]?.head).toMatch(/\r\nConnection: close/i);
@@ -76,7 +76,7 @@ describe('bodies are counted as they arrive', () => {
     ["a page's path", '/', {}, 405],
     ['the telemetry endpoint switched off', VITALS_ENDPOINT, {}, 404],
   ])('an endless chunked body to %s is answered at once and not read on', async (_case, path, options, status) => {
-    const built = buildApp(fixtureRoutes(), options);
+    const built = buildApp(unitRoutes(), options);
     const { responses, closedAfterMs, bytesRead } = await endlessUpload(await start(built), path);
     expect(responses.map((response) => response.status)).toEqual([status]);
     // RFC 9112 §9.6: the body was not read, so the connection cannot carry another request.
@@ -95,7 +95,7 @@ describe('bodies are counted as they arrive', () => {
     [TELEMETRY_BODY_LIMIT_BYTES, 204],
     [TELEMETRY_BODY_LIMIT_BYTES + 1, 413],
   ])('a chunked telemetry body of exactly %i bytes gets %i', async (bytes, status) => {
-    const built = buildApp(fixtureRoutes(), { telemetry: { enabled: true } });
+    const built = buildApp(unitRoutes(), { telemetry: { enabled: true } });
     const { port } = await start(built);
     const connection = await openRawConnection(port);
     const body = vitalOfSize(bytes);
@@ -109,7 +109,7 @@ describe('bodies are counted as they arrive', () => {
   });
 
   test('a body read to its end keeps the connection for the next request', async () => {
-    const built = buildApp(fixtureRoutes(), { telemetry: { enabled: true } });
+    const built = buildApp(unitRoutes(), { telemetry: { enabled: true } });
     const { port } = await start(built);
     const connection = await openRawConnection(port);
     const body = JSON.stringify(VITAL);

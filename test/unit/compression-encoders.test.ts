@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { brotliWindowBits } from '../../scripts/lib/brotli-window.ts';
 import { buildApp, waitFor } from '../support/build-app.ts';
 import { close, DESKTOP_CHROME, listen } from '../support/http-client.ts';
-import { fixtureRoutes } from '../support/pages.tsx';
+import { unitRoutes } from '../support/pages.tsx';
 
 /**
  * Every compressor the app makes, through zlib's public factories: each holds native memory
@@ -37,7 +37,7 @@ afterEach(async () => {
 });
 
 async function fixtureOrigin(): Promise<string> {
-  const { app } = buildApp(fixtureRoutes(50));
+  const { app } = buildApp(unitRoutes(50));
   const { server, origin } = await listen(app);
   servers.push(server);
   return origin;

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import request from 'supertest';
 import { buildApp, errorLines, waitFor } from '../support/build-app.ts';
 import { arrival, close, DESKTOP_CHROME, getDecoded, listen, type DecodedResponse } from '../support/http-client.ts';
-import { fixtureRoutes } from '../support/pages.tsx';
+import { unitRoutes } from '../support/pages.tsx';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -21,7 +21,7 @@ describe('compression of streamed pages', () => {
     ['gzip, deflate, br, zstd', 'br'],
     ['gzip;q=1, br;q=0.5', 'gzip'],
   ])('Accept-Encoding %s gets %s, flushed so the shell still comes first', async (accept, expected) => {
-    const { app } = buildApp(fixtureRoutes(400));
+    const { app } = buildApp(unitRoutes(400));
     const { server, origin } = await listen(app);
     servers.push(server);
     const decoded = await getDecoded(`${origin}/slow`, accept);
@@ -31,7 +31,7 @@ describe('compression of streamed pages', () => {
   });
 
   test('is skipped for a client that accepts none', async () => {
-    const { app } = buildApp(fixtureRoutes(50));
+    const { app } = buildApp(unitRoutes(50));
     const { server, origin } = await listen(app);
     servers.push(server);
     const decoded = await getDecoded(`${origin}/slow`, 'identity');
@@ -40,21 +40,21 @@ describe('compression of streamed pages', () => {
   });
 
   test('can be switched off for a proxy that compresses', async () => {
-    const { app } = buildApp(fixtureRoutes(50), { compression: false });
+    const { app } = buildApp(unitRoutes(50), { compression: false });
     const res = await request(app).get('/users/1').set('Accept-Encoding', 'gzip, br');
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.text).toContain('<pre id="data">');
   });
 
   test('leaves status pages uncompressed: a few hundred bytes with a fresh nonce each time', async () => {
-    const { app } = buildApp(fixtureRoutes(50));
+    const { app } = buildApp(unitRoutes(50));
     const res = await request(app).get('/no-such-page').set('Accept-Encoding', 'gzip, br');
     expect(res.status).toBe(404);
     expect(res.headers['content-encoding']).toBeUndefined();
   });
 
   test('a client that leaves mid-stream aborts the render and leaves no error behind', async () => {
-    const { app, logs } = buildApp(fixtureRoutes(400));
+    const { app, logs } = buildApp(unitRoutes(400));
     const { server, origin } = await listen(app);
     servers.push(server);
     await new Promise<void>((resolve, reject) => {
@@ -73,7 +73,7 @@ describe('compression of streamed pages', () => {
   });
 
   test('answers HEAD with the same encoding header and no body', async () => {
-    const { app } = buildApp(fixtureRoutes(50));
+    const { app } = buildApp(unitRoutes(50));
     const res = await request(app).head('/users/1').set('Accept-Encoding', 'gzip');
     expect(res.status).toBe(200);
     expect(res.headers['content-encoding']).toBe('gzip');

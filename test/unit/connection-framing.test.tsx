@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { PageProps, RouteDefinition } from '../../shared/route-definition.ts';
 import { buildApp, delay, errorLines, type TestApp } from '../support/build-app.ts';
 import { close, DESKTOP_CHROME, listen } from '../support/http-client.ts';
-import { fixtureRoutes } from '../support/pages.tsx';
+import { unitRoutes } from '../support/pages.tsx';
 import { openRawConnection, splitResponses } from '../support/raw-http.ts';
 import { createSettleAfter } from '../support/settle-after.ts';
 
@@ -27,7 +27,7 @@ function StreamingPage({ params }: PageProps) {
   );
 }
 
-const routes: readonly RouteDefinition[] = [...fixtureRoutes(), { path: '/streaming', component: StreamingPage }];
+const routes: readonly RouteDefinition[] = [...unitRoutes(), { path: '/streaming', component: StreamingPage }];
 
 const servers: Server[] = [];
 afterEach(async () => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { MAX_REMEMBERED_AGENT_LENGTH, rememberedAgents } from '../../server/render/is-crawler.ts';
 import { buildApp } from '../support/build-app.ts';
 import { close, DESKTOP_CHROME, getTimed, listen } from '../support/http-client.ts';
-import { fixtureRoutes } from '../support/pages.tsx';
+import { unitRoutes } from '../support/pages.tsx';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -11,7 +11,7 @@ afterEach(async () => {
 });
 
 async function serve() {
-  const { app } = buildApp(fixtureRoutes(100));
+  const { app } = buildApp(unitRoutes(100));
   const { server, origin } = await listen(app);
   servers.push(server);
   return origin;

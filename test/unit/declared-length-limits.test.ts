@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { TELEMETRY_BODY_LIMIT_BYTES, VITALS_ENDPOINT } from '../../shared/telemetry.ts';
 import { buildApp, type TestApp } from '../support/build-app.ts';
 import { close, listen } from '../support/http-client.ts';
-import { fixtureRoutes } from '../support/pages.tsx';
+import { unitRoutes } from '../support/pages.tsx';
 import { openRawConnection, rawRequest, splitResponses } from '../support/raw-http.ts';
 
 /**
@@ -31,7 +31,7 @@ function head(length: number): string {
 
 describe('a telemetry body by its declared length', () => {
   test(`exactly ${TELEMETRY_BODY_LIMIT_BYTES} bytes is read and accepted: 204, the report logged`, async () => {
-    const built = buildApp(fixtureRoutes(), { telemetry: { enabled: true } });
+    const built = buildApp(unitRoutes(), { telemetry: { enabled: true } });
     const json = JSON.stringify(VITAL);
     // Trailing blanks keep it valid JSON.
     const body = json + ' '.repeat(TELEMETRY_BODY_LIMIT_BYTES - json.length);
@@ -41,7 +41,7 @@ describe('a telemetry body by its declared length', () => {
   });
 
   test('one byte over gets 413 at once, before any byte of the body is sent, and the connection closes', async () => {
-    const built = buildApp(fixtureRoutes(), { telemetry: { enabled: true } });
+    const built = buildApp(unitRoutes(), { telemetry: { enabled: true } });
     const connection = await openRawConnection(await serve(built));
     // The head alone: the server must answer without waiting for a body that never comes.
     connection.write(`${head(TELEMETRY_BODY_LIMIT_BYTES + 1)}\r\n`);

@@ -5,7 +5,7 @@ import { routes } from '../../shared/routes.ts';
 import { buildApp, errorLines, type TestApp } from '../support/build-app.ts';
 import { close, listen } from '../support/http-client.ts';
 import { rawRequest } from '../support/raw-http.ts';
-import { fixtureRoutes } from '../support/pages.tsx';
+import { unitRoutes } from '../support/pages.tsx';
 
 /** A few hundred in `npm test`; `npm run fuzz` sets FUZZ_RUNS=10000 for the long job. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
@@ -60,7 +60,7 @@ describe(`fuzzing createApp with random requests (${RUNS} runs)`, () => {
   let port: number;
 
   beforeAll(async () => {
-    built = buildApp([...routes, ...fixtureRoutes().filter((route) => route.path === '/users/:id')]);
+    built = buildApp([...routes, ...unitRoutes().filter((route) => route.path === '/users/:id')]);
     const listening = await listen(built.app);
     server = listening.server;
     port = Number(new URL(listening.origin).port);

@@ -6,7 +6,7 @@ import { createHttpServer } from '../../server/lifecycle/http-server.ts';
 import type { RouteDefinition } from '../../shared/route-definition.ts';
 import { buildApp, delay } from '../support/build-app.ts';
 import { close } from '../support/http-client.ts';
-import { fixtureRoutes } from '../support/pages.tsx';
+import { unitRoutes } from '../support/pages.tsx';
 import { openRawConnection, type RawConnection } from '../support/raw-http.ts';
 
 /**
@@ -33,7 +33,7 @@ function collectGarbage(): void {
 
 /** The fixture's pages, each `load`'s data watched through a WeakRef (the response is watched too). */
 function watchedRoutes(watched: WeakRef<object>[]): readonly RouteDefinition[] {
-  return fixtureRoutes(20).map((route): RouteDefinition => {
+  return unitRoutes(20).map((route): RouteDefinition => {
     const { load } = route;
     if (load === undefined) return route;
     return {

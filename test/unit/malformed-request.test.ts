@@ -4,7 +4,7 @@ import { createMetrics, type Metrics } from '../../server/observability/metrics.
 import { buildApp, errorLines, type TestApp } from '../support/build-app.ts';
 import { close, listen } from '../support/http-client.ts';
 import { openRawConnection, rawRequest, splitResponses } from '../support/raw-http.ts';
-import { fixtureRoutes } from '../support/pages.tsx';
+import { unitRoutes } from '../support/pages.tsx';
 
 describe('malformed requests get the 400 page', () => {
   let built: TestApp;
@@ -12,7 +12,7 @@ describe('malformed requests get the 400 page', () => {
   let port: number;
 
   beforeAll(async () => {
-    built = buildApp(fixtureRoutes());
+    built = buildApp(unitRoutes());
     const listening = await listen(built.app);
     server = listening.server;
     port = Number(new URL(listening.origin).port);
@@ -79,7 +79,7 @@ describe('a request target the router cannot read still meets the app', () => {
 
   beforeAll(async () => {
     metrics = await createMetrics({ processMetrics: false });
-    built = buildApp(fixtureRoutes(), { metrics });
+    built = buildApp(unitRoutes(), { metrics });
     const listening = await listen(built.app);
     server = listening.server;
     port = Number(new URL(listening.origin).port);

@@ -5,13 +5,13 @@ import { createMetricsServer } from '../../server/observability/metrics-server.t
 import { Gauge } from 'prom-client';
 import { createLogger } from '../../server/observability/logger.ts';
 import { buildApp, LEVEL, type LogLine } from '../support/build-app.ts';
-import { fixtureRoutes } from '../support/pages.tsx';
+import { unitRoutes } from '../support/pages.tsx';
 import type { Server } from 'node:http';
 
 describe('Prometheus metrics', () => {
   test('count requests by route pattern, method and status, never by raw path', async () => {
     const metrics = await createMetrics({ processMetrics: false });
-    const { app } = buildApp(fixtureRoutes(), { metrics });
+    const { app } = buildApp(unitRoutes(), { metrics });
     await request(app).get('/users/1');
     await request(app).get('/users/2');
     await request(app).post('/users/3');
@@ -36,7 +36,7 @@ describe('Prometheus metrics', () => {
 
   test('are served on their own listener and not on the public port', async () => {
     const metrics = await createMetrics({ processMetrics: false });
-    const { app } = buildApp(fixtureRoutes(), { metrics });
+    const { app } = buildApp(unitRoutes(), { metrics });
     await request(app).get('/metrics').expect(404);
 
     const metricsServer: Server = createMetricsServer(metrics.registry, silentLogger());
@@ -82,13 +82,13 @@ function silentLogger() {
 
 describe('Server-Timing', () => {
   test('tells browser tools the time to shell of a rendered page', async () => {
-    const { app } = buildApp(fixtureRoutes());
+    const { app } = buildApp(unitRoutes());
     const res = await request(app).get('/users/1');
     expect(res.headers['server-timing']).toMatch(/^shell;desc="React shell";dur=\d+\.\d$/);
   });
 
   test('is not on status pages', async () => {
-    const { app } = buildApp(fixtureRoutes());
+    const { app } = buildApp(unitRoutes());
     const res = await request(app).get('/missing');
     expect(res.headers['server-timing']).toBeUndefined();
   });

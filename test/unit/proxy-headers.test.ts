@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import type { AppOptions } from '../../server/app.ts';
 import { VITALS_ENDPOINT } from '../../shared/telemetry.ts';
 import { buildApp } from '../support/build-app.ts';
-import { fixtureRoutes } from '../support/pages.tsx';
+import { unitRoutes } from '../support/pages.tsx';
 
 const SPOOFED = {
   'X-Forwarded-For': '203.0.113.9',
@@ -12,7 +12,7 @@ const SPOOFED = {
 };
 
 async function completion(trustProxy: AppOptions['trustProxy'], headers: Record<string, string>) {
-  const { app, logs } = buildApp(fixtureRoutes(), trustProxy === undefined ? {} : { trustProxy });
+  const { app, logs } = buildApp(unitRoutes(), trustProxy === undefined ? {} : { trustProxy });
   const res = await request(app).get('/throw-in-load').set('Host', 'app.internal').set(headers);
   return { res, line: logs.find((entry) => entry.msg === 'request completed') };
 }
@@ -54,14 +54,14 @@ describe('forwarded headers', () => {
   });
 
   test('lose to a configured public origin even when untrusted: Host is not used either', async () => {
-    const { app } = buildApp(fixtureRoutes(), { publicOrigin: new URL('https://www.example.org') });
+    const { app } = buildApp(unitRoutes(), { publicOrigin: new URL('https://www.example.org') });
     const res = await request(app).get('/throw-in-load').set('Host', 'attacker.example').set(SPOOFED);
     expect(res.text).toContain('while loading www.example.org (see');
     expect(res.text).not.toContain('attacker.example');
   });
 
   test('never beat a configured public origin', async () => {
-    const { app } = buildApp(fixtureRoutes(), { trustProxy: true, publicOrigin: new URL('https://www.example.org') });
+    const { app } = buildApp(unitRoutes(), { trustProxy: true, publicOrigin: new URL('https://www.example.org') });
     const res = await request(app).get('/throw-in-load').set(SPOOFED);
     expect(res.text).toContain('while loading www.example.org (see');
     expect(res.text).not.toContain('evil.example.net');
@@ -70,7 +70,7 @@ describe('forwarded headers', () => {
 
 describe('streamed HTML behind a proxy', () => {
   test('asks proxies not to buffer it', async () => {
-    const { app } = buildApp(fixtureRoutes());
+    const { app } = buildApp(unitRoutes());
     const res = await request(app).get('/slow');
     expect(res.headers['x-accel-buffering']).toBe('no');
   });
@@ -84,7 +84,7 @@ describe('X-Forwarded-For that is not an address (TRUST_PROXY=true believes any 
   }
 
   test('never makes a rate-limit bucket of its own: every such value shares the peer\'s', async () => {
-    const { app } = buildApp(fixtureRoutes(), { trustProxy: true, telemetry: { enabled: true, ratePerMinute: 3 } });
+    const { app } = buildApp(unitRoutes(), { trustProxy: true, telemetry: { enabled: true, ratePerMinute: 3 } });
     const statuses: number[] = [];
     for (let i = 0; i < 6; i += 1) statuses.push((await postVital(app, `${i}-${JUNK}`)).status);
     // 400: the empty report is refused after the limiter let it through; 429: the limit.
@@ -92,7 +92,7 @@ describe('X-Forwarded-For that is not an address (TRUST_PROXY=true believes any 
   });
 
   test('while valid addresses still get a bucket each', async () => {
-    const { app } = buildApp(fixtureRoutes(), { trustProxy: true, telemetry: { enabled: true, ratePerMinute: 2 } });
+    const { app } = buildApp(unitRoutes(), { trustProxy: true, telemetry: { enabled: true, ratePerMinute: 2 } });
     for (const address of ['203.0.113.1', '203.0.113.2', '2001:db8::1', '203.0.113.3']) {
       expect((await postVital(app, address)).status, address).toBe(400);
       expect((await postVital(app, address)).status, address).toBe(400);
@@ -102,7 +102,7 @@ describe('X-Forwarded-For that is not an address (TRUST_PROXY=true believes any 
   });
 
   test('is not what the completion line logs as the address: the peer\'s is', async () => {
-    const { app, logs } = buildApp(fixtureRoutes(), { trustProxy: true });
+    const { app, logs } = buildApp(unitRoutes(), { trustProxy: true });
     await request(app).get('/users/1').set('X-Forwarded-For', JUNK);
     await request(app).get('/users/1').set('X-Forwarded-For', '<script>, 203.0.113.9');
     await request(app).get('/users/1').set('X-Forwarded-For', '198.51.100.7');

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { ReadinessState } from '../../server/lifecycle/readiness.ts';
 import { buildApp, LEVEL } from '../support/build-app.ts';
 import { close, listen } from '../support/http-client.ts';
-import { fixtureRoutes } from '../support/pages.tsx';
+import { unitRoutes } from '../support/pages.tsx';
 
 /** The `Connection` header of a GET sent over a keep-alive agent (supertest always asks to close). */
 function connectionHeader(url: string, agent: Agent): Promise<string | undefined> {
@@ -25,7 +25,7 @@ function connectionHeader(url: string, agent: Agent): Promise<string | undefined
  */
 function appWithReadiness() {
   const readiness = new ReadinessState();
-  return { readiness, ...buildApp(fixtureRoutes(), { readiness }) };
+  return { readiness, ...buildApp(unitRoutes(), { readiness }) };
 }
 
 describe('/healthz and /readyz', () => {

@@ -6,7 +6,7 @@ import { asHydrating, buildApp, delay, errorLines, LEVEL, waitFor } from '../sup
 import { clientRoutes } from '../../server/render/client-routes.ts';
 import { dataScripts, inlineScripts, pageDataOf } from '../support/page-data-scripts.ts';
 import { close, DESKTOP_CHROME, getTimed, listen } from '../support/http-client.ts';
-import { fixtureRoutes } from '../support/pages.tsx';
+import { unitRoutes } from '../support/pages.tsx';
 import type { Server } from 'node:http';
 
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
@@ -62,7 +62,7 @@ const neverReady = [
 
 describe('streaming', () => {
   test('sends the shell before a delayed boundary resolves, then streams its content in', async () => {
-    const { origin } = await serve(fixtureRoutes(300));
+    const { origin } = await serve(unitRoutes(300));
     const res = await getTimed(`${origin}/slow`, { 'User-Agent': DESKTOP_CHROME });
 
     expect(res.status).toBe(200);
@@ -79,7 +79,7 @@ describe('streaming', () => {
   });
 
   test('sends crawlers the whole document at once', async () => {
-    const { origin } = await serve(fixtureRoutes(200));
+    const { origin } = await serve(unitRoutes(200));
     const res = await getTimed(`${origin}/slow`, { 'User-Agent': GOOGLEBOT });
 
     expect(res.status).toBe(200);
@@ -93,7 +93,7 @@ describe('streaming', () => {
   });
 
   test('sets the headers of rendered HTML', async () => {
-    const { app } = buildApp(fixtureRoutes());
+    const { app } = buildApp(unitRoutes());
     const res = await request(app).get('/users/7');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -105,7 +105,7 @@ describe('streaming', () => {
   });
 
   test('answers HEAD on a page with the GET status and headers and no body', async () => {
-    const { origin } = await serve(fixtureRoutes(200));
+    const { origin } = await serve(unitRoutes(200));
     const res = await new Promise<{ status: number; type: string | undefined; body: string }>((resolve, reject) => {
       const req = httpRequest(`${origin}/slow`, { method: 'HEAD' }, (response) => {
         let body = '';
@@ -119,7 +119,7 @@ describe('streaming', () => {
   });
 
   test('answers HEAD once the shell is ready, not when the render timeout stops a page that never settles', async () => {
-    const { origin, logs } = await serve(fixtureRoutes(), { renderTimeoutMs: 2_000 });
+    const { origin, logs } = await serve(unitRoutes(), { renderTimeoutMs: 2_000 });
     const started = performance.now();
     const res = await within(3_000, 'HEAD /hang', head(`${origin}/hang`, DESKTOP_CHROME));
     const took = performance.now() - started;
@@ -135,7 +135,7 @@ describe('streaming', () => {
 
 describe('embedded page data', () => {
   test("carries the app's route table for navigation, written once for every page and the same on each", async () => {
-    const { routes, assets } = asHydrating(fixtureRoutes().filter((route) => route.path === '/' || route.path === '/users/:id'));
+    const { routes, assets } = asHydrating(unitRoutes().filter((route) => route.path === '/' || route.path === '/users/:id'));
     const { app } = buildApp(routes, { assets });
     const expected = clientRoutes(routes, assets);
     expect(expected.map((route) => route.script)).toEqual(['/assets/fixture.js', '/assets/fixture.js']);
@@ -150,7 +150,7 @@ describe('embedded page data', () => {
 
   test('cannot close the script element, open a comment or break a line, and round-trips exactly', async () => {
     // Data is embedded only for pages that hydrate, so give the hostile route a client entry.
-    const { routes, assets } = asHydrating(fixtureRoutes().filter((route) => route.path === '/hostile-data'));
+    const { routes, assets } = asHydrating(unitRoutes().filter((route) => route.path === '/hostile-data'));
     const res = await request(buildApp(routes, { assets }).app).get('/hostile-data');
     expect(res.status).toBe(200);
 
@@ -172,7 +172,7 @@ describe('embedded page data', () => {
 
 describe('render timeout', () => {
   test('ends a response whose boundary never resolves, and logs a warning, not an error', async () => {
-    const { origin, logs } = await serve(fixtureRoutes(), { renderTimeoutMs: 150 });
+    const { origin, logs } = await serve(unitRoutes(), { renderTimeoutMs: 150 });
     const started = performance.now();
     const res = await getTimed(`${origin}/hang`, { 'User-Agent': DESKTOP_CHROME });
     const took = performance.now() - started;
@@ -187,7 +187,7 @@ describe('render timeout', () => {
   });
 
   test('sends a crawler the whole document when the timeout fires, pending boundaries as their fallbacks', async () => {
-    const { origin, logs } = await serve(fixtureRoutes(), { renderTimeoutMs: 300 });
+    const { origin, logs } = await serve(unitRoutes(), { renderTimeoutMs: 300 });
     const started = performance.now();
     const res = await within(3_000, 'Googlebot on /hang', getTimed(`${origin}/hang`, { 'User-Agent': GOOGLEBOT }));
     const took = performance.now() - started;
@@ -242,7 +242,7 @@ describe('render timeout', () => {
 
 describe('client disconnects', () => {
   test('abort the render and are logged as an abort at info, never as an error', async () => {
-    const { origin, logs } = await serve(fixtureRoutes(), { renderTimeoutMs: 30_000 });
+    const { origin, logs } = await serve(unitRoutes(), { renderTimeoutMs: 30_000 });
     await new Promise<void>((resolve, reject) => {
       const req = httpRequest(`${origin}/hang`, { headers: { 'User-Agent': DESKTOP_CHROME } }, (res) => {
         res.once('data', () => {
@@ -272,7 +272,7 @@ describe('the render timer', () => {
 
   test('is cleared however the request ends: streamed, failed, status page, HEAD, crawler or disconnect', async () => {
     // A long timeout: a timer left behind would still be pending when we count.
-    const { origin, logs } = await serve(fixtureRoutes(30), { renderTimeoutMs: 60_000 });
+    const { origin, logs } = await serve(unitRoutes(30), { renderTimeoutMs: 60_000 });
     await getTimed(`${origin}/users/1`);
     await delay(50);
     const before = pendingTimers();
@@ -299,7 +299,7 @@ describe('the render timer', () => {
 });
 
 describe('development mode for the client', () => {
-  const { routes: hydrated, assets } = asHydrating(fixtureRoutes());
+  const { routes: hydrated, assets } = asHydrating(unitRoutes());
 
   test('is announced in the page data only by a development server', async () => {
     const development = await request(buildApp(hydrated, { assets, development: true }).app).get('/users/1');

@@ -6,11 +6,11 @@ import { createApp } from '../../server/app.ts';
 import { createHttpLogger } from '../../server/observability/http-logger.ts';
 import { createLogger, REDACTED_PATHS } from '../../server/observability/logger.ts';
 import { buildApp, LEVEL } from '../support/build-app.ts';
-import { fixtureRoutes } from '../support/pages.tsx';
+import { unitRoutes } from '../support/pages.tsx';
 
 describe('request ids', () => {
   // supertest connects from loopback: here the peer is a trusted proxy.
-  const { app, logs } = buildApp(fixtureRoutes(), { trustProxy: 'loopback' });
+  const { app, logs } = buildApp(unitRoutes(), { trustProxy: 'loopback' });
 
   test.each(['abc-123', 'A.b_C-9', 'x'.repeat(128)])('keeps a valid incoming X-Request-Id (%s) from a trusted proxy and echoes it', async (id) => {
     const res = await request(app).get('/users/1').set('X-Request-Id', id);
@@ -23,7 +23,7 @@ describe('request ids', () => {
     ['TRUST_PROXY=false', false],
     ['the peer is not among the trusted addresses', ['10.0.0.0/8']],
   ] as const)('replaces an incoming X-Request-Id when %s: any client could choose it', async (_why, trustProxy) => {
-    const { app: direct, logs: directLogs } = buildApp(fixtureRoutes(), trustProxy === undefined ? {} : { trustProxy });
+    const { app: direct, logs: directLogs } = buildApp(unitRoutes(), trustProxy === undefined ? {} : { trustProxy });
     const res = await request(direct).get('/users/1').set('X-Request-Id', 'chosen-by-the-client');
     const echoed = String(res.headers['x-request-id']);
     expect(echoed).not.toBe('chosen-by-the-client');
@@ -32,7 +32,7 @@ describe('request ids', () => {
   });
 
   test('believes a hop count as Express does: with TRUST_PROXY=1 the peer is the trusted proxy', async () => {
-    const { app: oneHop } = buildApp(fixtureRoutes(), { trustProxy: 1 });
+    const { app: oneHop } = buildApp(unitRoutes(), { trustProxy: 1 });
     const res = await request(oneHop).get('/users/1').set('X-Request-Id', 'from-the-proxy');
     expect(res.headers['x-request-id']).toBe('from-the-proxy');
   });
@@ -59,7 +59,7 @@ describe('request ids', () => {
   });
 
   test('puts the id on the error line as well as the completion line', async () => {
-    const { app: failing, logs: failingLogs } = buildApp(fixtureRoutes(), { trustProxy: 'loopback' });
+    const { app: failing, logs: failingLogs } = buildApp(unitRoutes(), { trustProxy: 'loopback' });
     await request(failing).get('/throw-in-load').set('X-Request-Id', 'trace-me');
     expect(failingLogs.map((line) => [line.level, line.reqId])).toEqual([
       [LEVEL.error, 'trace-me'],
@@ -70,7 +70,7 @@ describe('request ids', () => {
 
 describe('the completion line', () => {
   test('has method, path, route pattern, status and duration, one per request', async () => {
-    const { app, logs } = buildApp(fixtureRoutes());
+    const { app, logs } = buildApp(unitRoutes());
     await request(app).get('/users/42?tab=1');
     await request(app).post('/users/42');
     await request(app).get('/missing');
@@ -85,7 +85,7 @@ describe('the completion line', () => {
   function rawLogging(level: 'debug' | 'info' = 'debug') {
     const lines: string[] = [];
     const logger = createLogger({ level, destination: { write: (line: string) => void lines.push(line) } });
-    return { app: createApp({ routes: fixtureRoutes(), logger }), lines, logger };
+    return { app: createApp({ routes: unitRoutes(), logger }), lines, logger };
   }
 
   test('is exactly these fields, in this order, for a page, a 404, a 405, a 400 and a 500', async () => {
@@ -183,7 +183,7 @@ describe('the completion line', () => {
   });
 
   test('logs health probes at debug, not info', async () => {
-    const { app, logs } = buildApp(fixtureRoutes());
+    const { app, logs } = buildApp(unitRoutes());
     await request(app).get('/healthz').expect(200);
     await request(app).get('/readyz').expect(200);
     expect(logs.map((line) => line.level)).toEqual([LEVEL.debug, LEVEL.debug]);
@@ -191,7 +191,7 @@ describe('the completion line', () => {
 
   test('never contains cookies, authorization or set-cookie values', async () => {
     const { app, logs } = buildApp([
-      ...fixtureRoutes(),
+      ...unitRoutes(),
       {
         path: '/sets-cookie',
         component: () => null,

@@ -8,7 +8,7 @@ import { routes } from '../../shared/routes.ts';
 import { VITALS_ENDPOINT } from '../../shared/telemetry.ts';
 import { buildApp } from '../support/build-app.ts';
 import { close, listen } from '../support/http-client.ts';
-import { fixtureRoutes } from '../support/pages.tsx';
+import { unitRoutes } from '../support/pages.tsx';
 import type { Server } from 'node:http';
 
 const BUILT_CLIENT = join(import.meta.dirname, '..', '..', 'dist', 'client');
@@ -20,7 +20,7 @@ function nonceOfHeader(csp: string | undefined): string {
 }
 
 describe('Content-Security-Policy', () => {
-  const { app } = buildApp(fixtureRoutes());
+  const { app } = buildApp(unitRoutes());
 
   test('carries a fresh nonce of at least 128 bits on every page', async () => {
     const nonces = new Set<string>();
@@ -45,7 +45,7 @@ describe('Content-Security-Policy', () => {
   });
 
   test('gives the same nonce to every script and style of a streamed page, React\'s own included', async () => {
-    const { app: streaming } = buildApp(fixtureRoutes(20));
+    const { app: streaming } = buildApp(unitRoutes(20));
     const res = await request(streaming).get('/slow').set('User-Agent', 'Mozilla/5.0 Chrome/140.0');
     const nonce = nonceOfHeader(res.headers['content-security-policy']);
     const tags = res.text.match(/<(script|style)\b[^>]*>/g) ?? [];
@@ -191,7 +191,7 @@ describe('helmet headers', () => {
       'x-permitted-cross-domain-policies': 'none',
       'x-xss-protection': '0',
     });
-    const { app } = buildApp(fixtureRoutes());
+    const { app } = buildApp(unitRoutes());
     const res = await request(app).get('/missing');
     for (const [name, value] of Object.entries(headers)) expect(res.headers[name], name).toBe(value);
   });
@@ -200,7 +200,7 @@ describe('helmet headers', () => {
 describe('every kind of answer', () => {
   test('carries helmet\'s headers, Permissions-Policy, a Content-Security-Policy and its own request id', async () => {
     const { helmetStaticHeaders, PERMISSIONS_POLICY } = await import('../../server/security/security-headers.ts');
-    const { app } = buildApp(fixtureRoutes(), { telemetry: { enabled: true } });
+    const { app } = buildApp(unitRoutes(), { telemetry: { enabled: true } });
     const answers: Array<readonly [string, request.Response]> = [
       ['GET /users/1', await request(app).get('/users/1')],
       ['HEAD /users/1', await request(app).head('/users/1')],
@@ -235,7 +235,7 @@ describe('a source the policy cannot hold safely', () => {
     ['a quote, which would make a keyword', "https://evil.example'unsafe-inline'"],
     ['an underscore, which no CSP host may hold', 'https://cdn_1.example'],
   ])('is refused when createApp is given an analytics URL with %s', (_why, url) => {
-    expect(() => buildApp(fixtureRoutes(), { analytics: { pageViews: url } })).toThrow(/Content-Security-Policy/);
+    expect(() => buildApp(unitRoutes(), { analytics: { pageViews: url } })).toThrow(/Content-Security-Policy/);
   });
 
   test.each([
@@ -263,7 +263,7 @@ describe('a source the policy cannot hold safely', () => {
   );
 
   test('an analytics origin reaches the header as one source of script-src and connect-src, nothing more', async () => {
-    const { app } = buildApp(fixtureRoutes(), { analytics: { pageViews: 'https://cdn.example.com/pv.js' } });
+    const { app } = buildApp(unitRoutes(), { analytics: { pageViews: 'https://cdn.example.com/pv.js' } });
     const csp = String((await request(app).get('/users/1')).headers['content-security-policy']);
     const directives = csp.split(';').map((directive) => directive.split(' ')[0]);
     expect(new Set(directives).size).toBe(directives.length);
@@ -273,7 +273,7 @@ describe('a source the policy cannot hold safely', () => {
 });
 
 describe('scanner findings, decided (docs/security.md)', () => {
-  const { app } = buildApp(fixtureRoutes());
+  const { app } = buildApp(unitRoutes());
 
   test('Permissions-Policy turns off the powerful features no page uses, on every answer', async () => {
     for (const [method, path] of [
@@ -299,7 +299,7 @@ describe('scanner findings, decided (docs/security.md)', () => {
 
   test('HSTS is sent on every answer, plain HTTP included: browsers ignore it there, and it never depends on TRUST_PROXY', async () => {
     for (const trustProxy of [false, 'loopback'] as const) {
-      const { app: behind } = buildApp(fixtureRoutes(), { trustProxy });
+      const { app: behind } = buildApp(unitRoutes(), { trustProxy });
       for (const proto of ['http', 'https']) {
         const res = await request(behind).get('/users/1').set('X-Forwarded-Proto', proto);
         expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');

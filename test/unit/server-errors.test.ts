@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { describe, expect, test, vi } from 'vitest';
 import { buildApp, errorLines, LEVEL, type LogLine } from '../support/build-app.ts';
-import { fixtureRoutes } from '../support/pages.tsx';
+import { unitRoutes } from '../support/pages.tsx';
 
 const DIGEST_ON_PAGE = /Digest: ([A-Za-z0-9_-]+)/;
 
@@ -24,7 +24,7 @@ describe('server-side exceptions', () => {
     ['the shell render', '/throw-in-render', 'TypeError', 'render exploded: SECRET-RENDER-DETAIL', '/throw-in-render'],
   ])('an exception in %s gives the 500 page with the digest of its one error log line', async (_where, path, name, message, route) => {
     // Loopback (supertest) as the trusted proxy, so its X-Request-Id is believed.
-    const { app, logs } = buildApp(fixtureRoutes(), { trustProxy: 'loopback' });
+    const { app, logs } = buildApp(unitRoutes(), { trustProxy: 'loopback' });
     const res = await request(app).get(path).set('Host', 'shop.example.com').set('X-Request-Id', 'req-123');
 
     expect(res.status).toBe(500);
@@ -52,7 +52,7 @@ describe('server-side exceptions', () => {
   });
 
   test('never shows the error message or stack to the visitor in production', async () => {
-    const { app } = buildApp(fixtureRoutes());
+    const { app } = buildApp(unitRoutes());
     for (const path of ['/throw-in-load', '/throw-in-render']) {
       const res = await request(app).get(path);
       expect(res.text).not.toContain('SECRET');
@@ -62,7 +62,7 @@ describe('server-side exceptions', () => {
   });
 
   test('shows message and stack below the generic text in development', async () => {
-    const { app } = buildApp(fixtureRoutes(), { development: true });
+    const { app } = buildApp(unitRoutes(), { development: true });
     const res = await request(app).get('/throw-in-load');
     expect(res.status).toBe(500);
     expect(res.text).toContain('Application error: a server-side exception');
@@ -70,7 +70,7 @@ describe('server-side exceptions', () => {
   });
 
   test('gives every occurrence a new digest of at least 64 bits, with one stable fingerprint', async () => {
-    const { app, logs } = buildApp(fixtureRoutes());
+    const { app, logs } = buildApp(unitRoutes());
     const first = await request(app).get('/throw-in-load');
     const second = await request(app).get('/throw-in-load');
     const [a, b] = [digestOnPage(first.text), digestOnPage(second.text)];
@@ -83,20 +83,20 @@ describe('server-side exceptions', () => {
   });
 
   test('names the configured public origin on the error page, not the Host header', async () => {
-    const { app } = buildApp(fixtureRoutes(), { publicOrigin: new URL('https://www.example.org') });
+    const { app } = buildApp(unitRoutes(), { publicOrigin: new URL('https://www.example.org') });
     const res = await request(app).get('/throw-in-load').set('Host', 'evil.example.net');
     expect(res.text).toContain('while loading www.example.org (see');
     expect(res.text).not.toContain('evil.example.net');
   });
 
   test('escapes the host it names', async () => {
-    const { app } = buildApp(fixtureRoutes());
+    const { app } = buildApp(unitRoutes());
     const res = await request(app).get('/throw-in-load').set('Host', "a'b.example");
     expect(res.text).toContain('while loading a&#x27;b.example (see');
   });
 
   test('an exception in a Suspense boundary after the shell keeps 200 and streams the logged digest', async () => {
-    const { app, logs } = buildApp(fixtureRoutes());
+    const { app, logs } = buildApp(unitRoutes());
     const res = await request(app).get('/boundary-error');
     expect(res.status).toBe(200);
     expect(res.text).toContain('SHELL-HEADING');

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp, errorLines } from '../support/build-app.ts';
 import { close, listen } from '../support/http-client.ts';
-import { fixtureRoutes } from '../support/pages.tsx';
+import { unitRoutes } from '../support/pages.tsx';
 
 const SECURITY_HEADERS = [
   'content-security-policy',
@@ -33,7 +33,7 @@ function expectStatusPage(res: request.Response, status: number, message: string
 }
 
 describe('status pages', () => {
-  const { app } = buildApp(fixtureRoutes());
+  const { app } = buildApp(unitRoutes());
 
   test('answers an unknown address with the 404 page', async () => {
     const res = await request(app).get('/no/such/page');
@@ -111,7 +111,7 @@ describe('status pages', () => {
 
   test('logs no error for any 4xx answer', async () => {
     // Its own app and requests: run alone (-t), it must still see every one of these answers.
-    const { app: own, logs } = buildApp(fixtureRoutes());
+    const { app: own, logs } = buildApp(unitRoutes());
     const answers = [
       await request(own).get('/no/such/page'),
       await request(own).get('/status-in-load/not-found'),
@@ -131,7 +131,7 @@ describe('status pages', () => {
 });
 
 describe('JSON status answers', () => {
-  const { app } = buildApp(fixtureRoutes());
+  const { app } = buildApp(unitRoutes());
 
   test('gives JSON with the same status when Accept prefers application/json', async () => {
     const res = await request(app).get('/missing').set('Accept', 'application/json');
@@ -165,7 +165,7 @@ describe('JSON status answers', () => {
 
 describe('JSON answers for wildcard clients', () => {
   test('a client that accepts only application/* gets JSON', async () => {
-    const { app } = buildApp(fixtureRoutes());
+    const { app } = buildApp(unitRoutes());
     const res = await request(app).get('/missing').set('Accept', 'application/*');
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
   });
@@ -173,7 +173,7 @@ describe('JSON answers for wildcard clients', () => {
   test.each(['application/ld+json, */*', 'application/problem+json, */*;q=0.9'])(
     'a client whose Accept (%s) reaches HTML and JSON only through */* gets HTML',
     async (accept) => {
-      const { app } = buildApp(fixtureRoutes());
+      const { app } = buildApp(unitRoutes());
       const res = await request(app).get('/missing').set('Accept', accept);
       expect(res.status).toBe(404);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -194,7 +194,7 @@ function styleSources(csp: string): string[] {
 }
 
 describe('the status answers\' Content-Security-Policy (docs/security.md)', () => {
-  const { app } = buildApp(fixtureRoutes());
+  const { app } = buildApp(unitRoutes());
 
   test.each([
     ['404', 'get', '/no/such/page'],
@@ -215,7 +215,7 @@ describe('the status answers\' Content-Security-Policy (docs/security.md)', () =
   });
 
   test('the development 500 page, rendered per request, is allowed by the same policy', async () => {
-    const { app: development } = buildApp(fixtureRoutes(), { development: true });
+    const { app: development } = buildApp(unitRoutes(), { development: true });
     const res = await request(development).get('/throw-in-load');
     expect(res.text).toContain('RangeError: load exploded');
     const csp = String(res.headers['content-security-policy']);
@@ -239,7 +239,7 @@ describe('the status answers\' Content-Security-Policy (docs/security.md)', () =
   });
 
   test('with analytics on, the status page keeps the request\'s nonce for its scripts only; the style stays allowed by hash', async () => {
-    const { app: withAnalytics } = buildApp(fixtureRoutes(), { analytics: { pageViews: 'https://analytics.example.com/pv.js' } });
+    const { app: withAnalytics } = buildApp(unitRoutes(), { analytics: { pageViews: 'https://analytics.example.com/pv.js' } });
     const res = await request(withAnalytics).get('/missing');
     const csp = String(res.headers['content-security-policy']);
     const nonce = /script-src 'nonce-([^']+)' 'strict-dynamic' https:\/\/analytics\.example\.com;/.exec(csp)?.[1];
@@ -258,7 +258,7 @@ describe('status answers as prepared bytes', () => {
   let port: number;
 
   beforeAll(async () => {
-    const listening = await listen(buildApp(fixtureRoutes()).app);
+    const listening = await listen(buildApp(unitRoutes()).app);
     server = listening.server;
     port = Number(new URL(listening.origin).port);
   });
@@ -303,7 +303,7 @@ describe('status answers as prepared bytes', () => {
   });
 
   test('a fresh app\'s first 404, as HTML and as JSON, is the same bytes as its second: the answer made on first use is the one kept', async () => {
-    const fresh = await listen(buildApp(fixtureRoutes()).app);
+    const fresh = await listen(buildApp(unitRoutes()).app);
     try {
       const freshPort = Number(new URL(fresh.origin).port);
       for (const lines of [['GET /no/such/page HTTP/1.1'], ['GET /no/such/page HTTP/1.1', 'Accept: application/json']]) {

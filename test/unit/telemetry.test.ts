@@ -4,18 +4,18 @@ import { CLIENT_ERRORS_ENDPOINT, TELEMETRY_BODY_LIMIT_BYTES, VITALS_ENDPOINT } f
 import { createMetrics } from '../../server/observability/metrics.ts';
 import { asHydrating, buildApp, errorLines, LEVEL } from '../support/build-app.ts';
 import { pageDataOf } from '../support/page-data-scripts.ts';
-import { fixtureRoutes } from '../support/pages.tsx';
+import { unitRoutes } from '../support/pages.tsx';
 
 const VITAL = { name: 'LCP', value: 1234.5, rating: 'good', id: 'v5-1700000000000-123', route: '/users/:id', requestId: 'req-1' };
 
 async function withTelemetry(ratePerMinute = 100) {
   const metrics = await createMetrics({ processMetrics: false });
-  return { metrics, ...buildApp(fixtureRoutes(), { telemetry: { enabled: true, ratePerMinute }, metrics }) };
+  return { metrics, ...buildApp(unitRoutes(), { telemetry: { enabled: true, ratePerMinute }, metrics }) };
 }
 
 describe('the web vitals endpoint', () => {
   test('is absent unless switched on', async () => {
-    const { app } = buildApp(fixtureRoutes());
+    const { app } = buildApp(unitRoutes());
     await request(app).post(VITALS_ENDPOINT).send(VITAL).expect(404);
   });
 
@@ -144,7 +144,7 @@ describe('client error reports', () => {
 
 describe('pages with telemetry on', () => {
   test('embed the route pattern and request id for the client', async () => {
-    const { routes, assets } = asHydrating(fixtureRoutes());
+    const { routes, assets } = asHydrating(unitRoutes());
     // Loopback (supertest) as the trusted proxy, so its X-Request-Id is believed.
     const { app } = buildApp(routes, { telemetry: { enabled: true }, trustProxy: 'loopback', assets });
     const res = await request(app).get('/users/5').set('X-Request-Id', 'rid-5');

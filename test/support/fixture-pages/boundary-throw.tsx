@@ -1,6 +1,6 @@
 import { Suspense, use } from 'react';
 import type { PageProps } from '../../../shared/route-definition.ts';
-import { createSettleAfter } from '../../support/settle-after.ts';
+import { createSettleAfter } from '../settle-after.ts';
 
 const settleAfter = createSettleAfter<never>();
 

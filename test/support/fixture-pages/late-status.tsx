@@ -1,7 +1,7 @@
 import { Suspense, use } from 'react';
 import type { PageProps } from '../../../shared/route-definition.ts';
 import { notFound } from '../../../shared/status-helpers.ts';
-import { createSettleAfter } from '../../support/settle-after.ts';
+import { createSettleAfter } from '../settle-after.ts';
 
 export interface LateStatusData {
   /** Where the boundary calls notFound(): on the server only (the browser's retry renders), or on both sides. */
