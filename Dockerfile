@@ -23,12 +23,17 @@ WORKDIR /app
 COPY --from=build /app/dist/server ./dist/server
 COPY --from=build /app/dist/client ./dist/client
 COPY package.json ./
-# V8's code for the server, compiled by this image's own Node (the build stage's may be another
-# 24.x, whose cache V8 would refuse): fill-code-cache.js starts the server once on loopback and
-# writes dist/server/server.cjs.code-cache, as root like the code it belongs to; the server only
-# reads it (docs/deployment.md#code-cache). A server that crashes or hangs on its first requests
-# stops the image build here; its log lines are of no use.
-RUN node dist/server/fill-code-cache.js > /dev/null
+# Node's compile cache for the server bundle, made by this image's own Node (the build stage's may
+# be another 24.x, whose cache Node would not use): fill-compile-cache.js loads the bundle and
+# writes what Node compiled (docs/deployment.md#compile-cache). Node keeps a cache per user id, so
+# it is filled as `node`, the user that runs the server, in a folder made for that run; then root
+# takes it, like the code it belongs to, and the server only reads it. A bundle that fails to
+# load stops the image build here.
+RUN rm -rf dist/server/compile-cache && install -d -o node -g node dist/server/compile-cache
+USER node
+RUN node dist/server/fill-compile-cache.js
+USER root
+RUN chown -R root:root dist/server/compile-cache && chmod -R a+rX,go-w dist/server/compile-cache
 USER node
 EXPOSE 3000
 # Node itself probes /healthz: no curl in the image.

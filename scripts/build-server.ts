@@ -1,10 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { ROOT } from './build-client.ts';
-import { SERVER_BUNDLE } from '../server/load-server.ts';
-import { fillCodeCache } from './fill-code-cache.ts';
+import { fillCompileCache } from './fill-compile-cache.ts';
+
+/** The server bundle (server/main.ts and what it imports), beside the entry, main.js, that imports it. */
+export const SERVER_BUNDLE = 'server.js';
 
 /**
  * The bundle's own `require`, for the CommonJS packages bundled into an ES module: esbuild turns
@@ -39,9 +41,8 @@ const nodeBuiltinsByRequire: esbuild.Plugin = {
 /**
  * JSON files (mime-db's 200 KB table of media types above all, which Express loads at start)
  * become `JSON.parse` of a string rather than an object literal: V8 parses JSON faster than the
- * same data as JavaScript, and its bytecode for a literal that large is larger than the string.
- * Measured on the server with its code cache: about 2 ms less to read the cache and 2 to 3 ms
- * less to evaluate the bundle.
+ * same data as JavaScript, and its bytecode for a literal that large is larger than the string
+ * (https://v8.dev/blog/cost-of-javascript-2019#json).
  */
 const jsonByParse: esbuild.Plugin = {
   name: 'json-by-parse',
@@ -52,57 +53,6 @@ const jsonByParse: esbuild.Plugin = {
     });
   },
 };
-
-/**
- * Gives every importer of `module` in the server bundle the file `standIn` instead, whose own
- * import gets the real module (the stand-ins' comments say why each is there). The build fails if
- * an importer would have got another copy of `module` than the stand-in loads, and if it swaps
- * nothing: what the stand-in saves a start would then be paid again without anyone noticing.
- */
-function standIn(module: string, standInPath: string, why: string): esbuild.Plugin {
-  const name = `stand-in for ${module}`;
-  return {
-    name,
-    setup(build) {
-      let swapped = 0;
-      build.onStart(() => {
-        swapped = 0;
-      });
-      /** Where `module` resolves from `resolveDir`, this plugin left out. */
-      async function realPath(resolveDir: string): Promise<string> {
-        const { path, errors } = await build.resolve(module, { kind: 'require-call', resolveDir, importer: standInPath });
-        return errors.length > 0 ? '' : path;
-      }
-      build.onResolve({ filter: new RegExp(`^${module.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }, async (args) => {
-        if (args.importer === standInPath) return undefined;
-        const [theirs, ours] = await Promise.all([realPath(args.resolveDir), realPath(dirname(standInPath))]);
-        if (theirs !== ours) {
-          return { errors: [{ text: `${name}: ${args.importer} imports ${theirs}, but ${standInPath} would load ${ours}` }] };
-        }
-        swapped += 1;
-        return { path: standInPath };
-      });
-      build.onEnd((result) => {
-        if (result.errors.length > 0 || swapped > 0) return undefined;
-        return { errors: [{ text: `${name}: nothing imports "${module}" any more, so ${standInPath} is not in the bundle; ${why}` }] };
-      });
-    },
-  };
-}
-
-const STAND_INS = join(import.meta.dirname, 'stand-ins');
-
-/**
- * Modules Express loads with itself that the product needs late or never, each given a
- * stand-in (scripts/stand-ins/) that loads the real one when it is first used: what they build
- * as they load was about a fifth of a cold start (docs/benchmark.md).
- */
-const standIns: readonly esbuild.Plugin[] = [
-  standIn('mime-types', join(STAND_INS, 'mime-types.cts'), 'see whether Express now loads another table of media types at start'),
-  standIn('debug', join(STAND_INS, 'debug.cts'), 'see whether Express now loads another debug logger at start'),
-  standIn('body-parser', join(STAND_INS, 'body-parser.cts'), 'see whether Express now loads its body parsers another way'),
-  standIn('qs', join(STAND_INS, 'qs.cts'), 'see whether Express now parses query strings another way'),
-];
 
 /**
  * Which of React's two builds a bundle carries. React's packages choose with
@@ -144,32 +94,41 @@ function esModuleOptions(react: ReactBuild): esbuild.BuildOptions {
   return { ...nodeBundleOptions(react), format: 'esm', banner: { js: REQUIRE_BANNER } };
 }
 
+const ENTRY = join(ROOT, 'server', 'entry.ts');
+const FILL_COMPILE_CACHE = join(ROOT, 'server', 'fill-compile-cache.ts');
+
 /**
- * The two builds of the server, shared by `build`, the watch mode of `dev` and the bench.
- * - `entry`: main.js, the process entry (server/entry.ts), and fill-code-cache.js, which the build
- *   runs once to write the code cache; both ES modules of a few kilobytes.
- * - `server`: server.cjs, the server itself (server/main.ts and all it imports), which the entry
- *   compiles with `vm.Script` and V8's code cache (server/load-server.ts,
- *   docs/deployment.md#code-cache). `vm.Script` runs scripts, not ES modules, so this one is
- *   CommonJS; "use strict" keeps the strict mode its ES sources had, as the whole bundle did
- *   when it was one ES module. What Express loads but the product needs late or never comes
- *   from stand-ins (standIns).
- * Both have linked source maps, for `--enable-source-maps` (then the entry `require`s the bundle).
+ * The entries' `import('./main.ts')` is the server bundle beside them, loaded by Node's own
+ * loader with the compile cache on, rather than main.ts bundled into the entry.
+ */
+const serverBundleBeside: esbuild.Plugin = {
+  name: 'server-bundle-beside',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/main\.ts$/ }, (args) => (args.importer === ENTRY || args.importer === FILL_COMPILE_CACHE ? { path: `./${SERVER_BUNDLE}`, external: true } : undefined));
+  },
+};
+
+/**
+ * The two builds of the server, shared by `build`, the watch mode of `dev` and the bench; both ES
+ * modules with linked source maps, for `--enable-source-maps`.
+ * - `entry`: main.js, the process entry (server/entry.ts), and fill-compile-cache.js, which fills
+ *   the compile cache; each a few kilobytes, which turn Node's compile cache on and then import
+ *   the server bundle.
+ * - `server`: server.js, the server itself (server/main.ts and all it imports), compiled with
+ *   the code in Node's compile cache (docs/deployment.md#compile-cache).
  */
 export function serverBuildOptions(outDir: string, react: ReactBuild): { readonly entry: esbuild.BuildOptions; readonly server: esbuild.BuildOptions } {
-  const node = nodeBundleOptions(react);
+  const esModule = esModuleOptions(react);
   return {
     entry: {
-      ...esModuleOptions(react),
-      entryPoints: { main: join(ROOT, 'server', 'entry.ts'), 'fill-code-cache': join(ROOT, 'server', 'fill-code-cache.ts') },
+      ...esModule,
+      plugins: [...(esModule.plugins ?? []), serverBundleBeside],
+      entryPoints: { main: ENTRY, 'fill-compile-cache': FILL_COMPILE_CACHE },
       outdir: outDir,
       sourcemap: 'linked',
     },
     server: {
-      ...node,
-      plugins: [...(node.plugins ?? []), ...standIns],
-      format: 'cjs',
-      banner: { js: '"use strict";' },
+      ...esModule,
       entryPoints: [join(ROOT, 'server', 'main.ts')],
       outfile: join(outDir, SERVER_BUNDLE),
       sourcemap: 'linked',
@@ -179,12 +138,12 @@ export function serverBuildOptions(outDir: string, react: ReactBuild): { readonl
 
 /**
  * Bundles the server with production React, so `npm start` and the image run the built files and
- * no node_modules, then runs it once to write its code cache.
+ * no node_modules, then fills its compile cache.
  */
 export async function buildServer(outDir: string): Promise<void> {
   const { entry, server } = serverBuildOptions(outDir, 'production');
   await Promise.all([esbuild.build(entry), esbuild.build(server)]);
-  await fillCodeCache(outDir);
+  await fillCompileCache(outDir);
 }
 
 /**

@@ -117,8 +117,8 @@ const client = await esbuild.context({
     }),
   ],
 });
-// Development React: its warnings are what dev mode is for. No code cache: the server is run
-// with --enable-source-maps, so the entry requires the bundle (server/load-server.ts).
+// Development React: its warnings are what dev mode is for. The build fills no compile cache
+// here: Node writes one as each run of the server ends, for the next.
 const serverOptions = serverBuildOptions(SERVER_OUT, 'chosen-at-run-time');
 const servers = await Promise.all(
   ([['server entry', serverOptions.entry], ['server', serverOptions.server]] as const).map(([name, options]) =>

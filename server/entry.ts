@@ -1,11 +1,13 @@
 import { join } from 'node:path';
-import { loadServer } from './load-server.ts';
+import { enableServerCompileCache } from './compile-cache.ts';
 
 /**
- * The process entry, dist/server/main.js. It holds only the loader: the server itself is the
- * bundle beside it (server.cjs, from main.ts), which load-server.ts compiles with the V8 code
- * cache the build wrote, then starts (docs/deployment.md#code-cache). This file is compiled
- * without a cache on every start, so it stays a few kilobytes.
+ * The process entry, dist/server/main.js. It turns on Node's compile cache, then imports the
+ * server bundle beside it (server.js, from main.ts; the build points this import there) through
+ * Node's own loader, which compiles it with the code the build cached
+ * (docs/deployment.md#compile-cache). This file is loaded before the cache is on, so it stays a
+ * few kilobytes.
  */
-const server = loadServer(import.meta.dirname);
-await server.main({ defaultAssetsDir: join(import.meta.dirname, '..', 'client'), codeCache: server.codeCache });
+const compileCache = enableServerCompileCache(import.meta.dirname);
+const { main } = await import('./main.ts');
+await main({ defaultAssetsDir: join(import.meta.dirname, '..', 'client'), compileCache });

@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { RouteDefinition } from '../shared/route-definition.ts';
 import { createApp } from './app.ts';
-import type { CodeCacheUse } from './load-server.ts';
+import type { CompileCacheState } from './compile-cache.ts';
 import { loadClientAssets, MANIFEST_FILE, type ClientAssets } from './render/client-assets.ts';
 import type { Config } from './config.ts';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown.ts';
@@ -17,8 +17,8 @@ import { ReadinessState } from './lifecycle/readiness.ts';
 export interface StartOptions {
   /** Lets a harness put handlers in front of the app (test fixtures); production passes none. */
   readonly wrap?: (app: Express) => RequestListener;
-  /** How the bundle was compiled (load-server.ts), said in the "listening" line; main.ts passes it. */
-  readonly codeCache?: CodeCacheUse | undefined;
+  /** What Node said when the entry enabled its compile cache, in the "listening" line; main.ts passes it. */
+  readonly compileCache?: CompileCacheState | undefined;
 }
 
 export interface RunningServer {
@@ -181,7 +181,7 @@ export async function startServer(config: Config, routes: readonly RouteDefiniti
     logger.info({ port, host: config.metricsHost ?? null }, 'metrics listening');
   }
   const port = await listen(server, { portSetting: 'PORT', hostSetting: 'HOST', port: config.port, host: config.host }, logger);
-  const codeCache = options.codeCache === undefined ? {} : { codeCache: options.codeCache };
-  logger.info({ port, host: config.host ?? null, environment: config.environment, ...codeCache }, 'listening');
+  const compileCache = options.compileCache === undefined ? {} : { compileCache: options.compileCache };
+  logger.info({ port, host: config.host ?? null, environment: config.environment, ...compileCache }, 'listening');
   return { server, logger };
 }

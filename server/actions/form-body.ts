@@ -25,8 +25,7 @@ const JSON_TYPE = 'application/json';
  * before the body's end closes the connection (closeConnectionUnlessBodyRead).
  */
 export function createFormBodyParser(limitBytes: number = ACTION_BODY_LIMIT_BYTES): RequestHandler {
-  // Made on the first post: the server bundle loads Express's parsers only then (a cold start
-  // does not pay for them; scripts/stand-ins/body-parser.cts).
+  // Made on the first post, which many instances never get, rather than with every app.
   let parsers: ReadonlyArray<readonly [string, RequestHandler]> | undefined;
   function bodyParsers(): ReadonlyArray<readonly [string, RequestHandler]> {
     // `inflate: false`: browsers never compress what they post, and a compressed body would

@@ -1,26 +1,75 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { spawn, spawnSync, type SpawnOptions } from 'node:child_process';
+import { appendFile, chmod, chown, cp, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
 import { freePort } from '../../scripts/lib/loopback.ts';
 import { LOCAL_CSRF_SECRET } from '../../scripts/lib/spawn-entry.ts';
+import { COMPILE_CACHE_DIR } from '../../server/compile-cache.ts';
 
 /**
  * There is no Docker engine here, so this runs the image's recipe by hand: what the final stage
- * copies, copied into an empty folder (the build stage's files from the local build), the
- * Dockerfile's own CMD to start, its own HEALTHCHECK to probe. The image holds no node_modules:
- * the server bundle carries its packages, prom-client (loaded only when metrics are on)
- * included, and the folder proves it by resolving none. If the recipe rots, this fails.
+ * copies, copied into an empty folder (the build stage's files from the local build), its
+ * compile cache filled by its own RUN line as the user the server runs as and then handed to
+ * root, the Dockerfile's own CMD to start as that user, its own HEALTHCHECK to probe. The image
+ * holds no node_modules: the server bundle carries its packages, prom-client (loaded only when
+ * metrics are on) included, and the folder proves it by resolving none. If the recipe rots, this
+ * fails.
  */
 const ROOT = join(import.meta.dirname, '..', '..');
 /** The build stage's WORKDIR: `COPY --from=build /app/dist/server` is the local dist/server. */
 const BUILD_WORKDIR = '/app/';
 let workdir: string | undefined;
 afterAll(async () => {
-  if (workdir !== undefined) await rm(workdir, { recursive: true, force: true });
+  if (workdir === undefined) return;
+  // A test run that is not root made the cache read-only by mode; give it back to remove it.
+  await chmodTree(join(workdir, 'dist', 'server', COMPILE_CACHE_DIR), 0o755, 0o644).catch(() => undefined);
+  await rm(workdir, { recursive: true, force: true });
 });
+
+/**
+ * The image's `node` user: a user who is not root and does not own the code. Run as root (as CI
+ * is), the tests take `nobody`, and the cache is root's, as in the image; otherwise the test's
+ * own user, and the cache is made read-only by its mode, which binds the owner as root's
+ * ownership binds `node`.
+ */
+const AS_ROOT = process.getuid?.() === 0;
+const NOBODY = 65_534;
+const imageUser: Pick<SpawnOptions, 'uid' | 'gid'> = AS_ROOT ? { uid: NOBODY, gid: NOBODY } : {};
+
+/** What the recipe's `chown -R root:root` and `chmod -R a+rX,go-w` do to the cache folder. */
+async function handToRoot(dir: string): Promise<void> {
+  if (!AS_ROOT) return chmodTree(dir, 0o555, 0o444);
+  for (const name of ['', ...(await readdir(dir, { recursive: true }))]) await chown(join(dir, name), 0, 0);
+  return chmodTree(dir, 0o755, 0o644);
+}
+
+async function chmodTree(dir: string, dirMode: number, fileMode: number): Promise<void> {
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    await chmod(join(entry.parentPath, entry.name), entry.isDirectory() ? dirMode : fileMode);
+  }
+  await chmod(dir, dirMode);
+}
+
+/** Every file under `dir` with its size and modification time. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  return Promise.all(files.map(async (file) => `${file} ${(await stat(file)).size} ${(await stat(file)).mtimeMs}`));
+}
+
+/** The final stage's instructions, one per line, each with the user it runs as. */
+function finalStageSteps(dockerfile: string): { readonly user: string; readonly line: string }[] {
+  const finalStage = dockerfile.replace(/\\\n\s*/g, '').split(/^FROM /m).at(-1) ?? '';
+  let user = 'root';
+  return finalStage.split('\n').flatMap((line) => {
+    const switched = /^USER (\S+)$/.exec(line);
+    if (switched?.[1] !== undefined) user = switched[1];
+    return /^[A-Z]+ /.test(line) ? [{ user, line }] : [];
+  });
+}
 
 function jsonArrayAfter(instruction: string, dockerfile: string): string[] {
   const match = new RegExp(`^${instruction}\\s+(?:.*?CMD\\s+)?(\\[.*\\])\\s*$`, 'm').exec(dockerfile.replace(/\\\n\s*/g, ''));
@@ -72,6 +121,30 @@ test('the image recipe copies the built files, starts without node_modules and r
     expect(() => requireFromImage.resolve(name), name).toThrow(/Cannot find module/);
   }
 
+  // The compile cache, as the recipe makes it: a folder for the fill, filled by the recipe's own
+  // RUN line as the user the server runs as (Node keeps one cache per user id), then root's.
+  const steps = finalStageSteps(dockerfile);
+  const fillAt = steps.findIndex((step) => step.line.includes('fill-compile-cache.js'));
+  const fill = steps[fillAt];
+  const runsAs = steps.findLast((step) => step.line.startsWith('USER '))?.user;
+  expect(runsAs).toBe('node');
+  const handOver = steps.slice(fillAt + 1).find((step) => step.line.includes(`chown -R root:root dist/server/${COMPILE_CACHE_DIR}`));
+  expect(handOver?.user, 'then root takes it').toBe('root');
+  expect(handOver?.line).toMatch(/chmod -R a\+rX,go-w /);
+  const fillCommand = /^RUN (node \S+)$/.exec(fill?.line ?? '')?.[1]?.split(' ') ?? [];
+  expect(fillCommand[0]).toBe('node');
+  const cacheDir = join(app, 'dist', 'server', COMPILE_CACHE_DIR);
+  await rm(cacheDir, { recursive: true, force: true });
+  await mkdir(cacheDir);
+  await chmod(app, 0o755);
+  if (AS_ROOT) await chown(cacheDir, NOBODY, NOBODY);
+  const filled = spawnSync(process.execPath, fillCommand.slice(1), { cwd: app, ...(fill?.user === 'node' ? imageUser : {}), timeout: 30_000, encoding: 'utf8' });
+  expect(filled.stderr).toBe('');
+  expect(filled.status).toBe(0);
+  await handToRoot(cacheDir);
+  const cache = await filesUnder(cacheDir);
+  expect(cache.length).toBeGreaterThan(0);
+
   const [port, metricsPort] = [await freePort(), await freePort()];
   // The image sets no CSRF_SECRET: a deployment passes its own (docs/deployment.md), as here.
   // Metrics on, so prom-client, imported only then, has to come out of the bundle too.
@@ -86,19 +159,29 @@ test('the image recipe copies the built files, starts without node_modules and r
   };
   // The image's node is Node 24; here the pinned one (node_modules/.bin/node) stands in for it.
   expect(process.versions.node.split('.')[0]).toBe('24');
-  const server = spawn(process.execPath, command.slice(1), { cwd: app, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // Node says on stderr, when asked, which module it compiled with the cache.
+  const server = spawn(process.execPath, command.slice(1), { cwd: app, env: { ...env, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' }, ...imageUser, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+  let stderr = '';
+  server.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no "listening" line within 10 s')), 10_000);
+    const listening = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no "listening" line within 10 s; stderr: ${stderr}`)), 10_000);
+      let stdout = '';
       server.stdout?.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('"msg":"listening"')) {
+        stdout += chunk.toString();
+        const line = stdout.split('\n').find((text) => text.includes('"msg":"listening"'));
+        if (line !== undefined) {
           clearTimeout(timer);
-          resolve();
+          resolve(line);
         }
       });
     });
-    const probe = spawnSync(process.execPath, healthcheck.slice(1), { cwd: app, env, timeout: 10_000 });
+    expect(JSON.parse(listening)).toMatchObject({ compileCache: { status: 'enabled', directory: cacheDir } });
+    expect(stderr).toContain(`V8 code cache for ESM ${pathToFileURL(join(app, 'dist', 'server', 'server.js')).href} was accepted`);
+    const probe = spawnSync(process.execPath, healthcheck.slice(1), { cwd: app, env, ...imageUser, timeout: 10_000 });
     expect(probe.status).toBe(0);
     const page = await fetch(`http://127.0.0.1:${port}/`);
     expect(page.status).toBe(200);
@@ -113,4 +196,39 @@ test('the image recipe copies the built files, starts without node_modules and r
     server.kill('SIGTERM');
   }
   expect(await exited).toBe(0);
+  // Nothing but Node's debug lines, which were asked for: no warning.
+  expect(stderr.split('\n').filter((line) => line !== '' && !line.startsWith('[compile cache]'))).toEqual([]);
+  expect(await filesUnder(cacheDir)).toEqual(cache);
+
+  // A bundle the cache does not match: Node compiles it from source and, as it exits, would write
+  // its code to the folder, which it cannot. It does not, and says nothing.
+  await appendFile(join(app, 'dist', 'server', 'server.js'), '\n// not the bundle the cache was filled for\n');
+  const stale = spawn(process.execPath, command.slice(1), { cwd: app, env, ...imageUser, stdio: ['ignore', 'ignore', 'pipe'] });
+  const staleExited = new Promise<number | null>((resolve) => stale.once('exit', (code) => resolve(code)));
+  let staleStderr = '';
+  stale.stderr?.on('data', (chunk: Buffer) => {
+    staleStderr += chunk.toString();
+  });
+  try {
+    await waitForStatus(`http://127.0.0.1:${port}/`, 200);
+  } finally {
+    stale.kill('SIGTERM');
+  }
+  expect(await staleExited).toBe(0);
+  expect(staleStderr).toBe('');
+  expect(await filesUnder(cacheDir)).toEqual(cache);
 }, 60_000);
+
+/** Polls `url` until it answers `status`; a refused connection means not listening yet. */
+async function waitForStatus(url: string, status: number): Promise<void> {
+  const deadline = performance.now() + 10_000;
+  while (performance.now() < deadline) {
+    const answered = await fetch(url).then(
+      (res) => res.status,
+      () => 0,
+    );
+    if (answered === status) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`${url} did not answer ${status} within 10 s`);
+}

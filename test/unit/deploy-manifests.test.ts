@@ -122,11 +122,12 @@ describe('the Dockerfile', () => {
     expect(instructions).not.toMatch(/curl|wget/);
   });
 
-  test('writes the code cache with the image’s own Node, as root, after the client build is in place', () => {
+  test('fills the compile cache with the image’s own Node as `node`, the user that runs the server, then hands it to root', () => {
     const finalStage = instructions.split(/^FROM /m).at(-1) ?? '';
-    const fill = finalStage.search(/^RUN node dist\/server\/fill-code-cache\.js\b/m);
-    expect(fill).toBeGreaterThan(finalStage.search(/^COPY --from=build \/app\/dist\/client /m));
-    expect(fill).toBeLessThan(finalStage.search(/^USER node$/m));
+    const fill = finalStage.search(/^RUN node dist\/server\/fill-compile-cache\.js\b/m);
+    expect(fill).toBeGreaterThan(finalStage.search(/^COPY --from=build \/app\/dist\/server /m));
+    expect(fill).toBeGreaterThan(finalStage.search(/^USER node$/m));
+    expect(finalStage.slice(fill)).toMatch(/^USER root\nRUN chown -R root:root dist\/server\/compile-cache\b/m);
   });
 
   test('keeps sources, tests and local builds out of the build context', () => {

@@ -1,26 +1,30 @@
-import { appendFile, cp, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm, stat, writeFile, appendFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildClient, PRODUCT_ROUTES } from '../../scripts/build-client.ts';
-import { buildServer, serverBuildOptions } from '../../scripts/build-server.ts';
-import { CODE_CACHE, SERVER_BUNDLE } from '../../server/load-server.ts';
-import { startServerEntry, type ServerProcess } from '../support/server-process.ts';
+import { buildServer, SERVER_BUNDLE, serverBuildOptions } from '../../scripts/build-server.ts';
+import { COMPILE_CACHE_DIR } from '../../server/compile-cache.ts';
+import { startWithStderr, type StartedEntry } from '../support/start-with-stderr.ts';
 
 /**
- * The production server build as `npm run build` makes it (docs/deployment.md#code-cache): the
- * bundle without React's development build, and the code cache a start compiles it with.
+ * The production server build as `npm run build` makes it (docs/deployment.md#compile-cache): the
+ * bundle without React's development build, and Node's compile cache filled for it. Node says
+ * which module it compiled from the cache only on stderr, with NODE_DEBUG_NATIVE=COMPILE_CACHE.
  */
 describe('the server build', () => {
   let root: string;
   let serverDir: string;
-  const running: ServerProcess[] = [];
+  const running: StartedEntry[] = [];
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'server-build-'));
+    // The image's package.json makes the built files ES modules; so does this one.
+    await writeFile(join(root, 'package.json'), '{ "type": "module" }\n');
     serverDir = join(root, 'server');
-    // The build runs the server once to fill the cache, and the server needs its client build.
     await buildClient({ routesModule: PRODUCT_ROUTES, outDir: join(root, 'client'), mode: 'production' });
     await buildServer(serverDir);
   }, 60_000);
@@ -29,82 +33,83 @@ describe('the server build', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  async function start(entry: string): Promise<ServerProcess> {
-    const server = await startServerEntry(entry, { PORT: '0', HOST: '127.0.0.1' });
+  async function start(dir: string, env: Record<string, string> = {}): Promise<StartedEntry> {
+    const server = await startWithStderr(join(dir, 'main.js'), { PORT: '0', HOST: '127.0.0.1', NODE_DEBUG_NATIVE: 'COMPILE_CACHE', ...env });
     running.push(server);
     return server;
   }
 
-  function listening(server: ServerProcess): Record<string, unknown> | undefined {
-    return server.logs.find((line) => line.msg === 'listening');
-  }
-
-  test('leaves React’s development build out of the production bundle, and keeps it where NODE_ENV chooses', async () => {
-    const production = await readFile(join(serverDir, SERVER_BUNDLE), 'utf8');
-    expect(production).toContain('react-dom-server.node.production.js');
-    expect(production).not.toContain('.development.js');
-    // `npm run dev` and the fixture servers choose at run time: both builds stay.
-    const { server } = serverBuildOptions(join(root, 'any'), 'chosen-at-run-time');
-    const result = await esbuild.build({ ...server, write: false, sourcemap: false });
-    expect(result.outputFiles.map((file) => file.text).join('')).toContain('react-dom-server.node.development.js');
-  });
-
-  describe('gives what Express loads but the product needs late or never a stand-in that loads the real module when used', () => {
-    test.each([
-      ['mime-types', 'node_modules/mime-types/index.js', ['node_modules/express/lib/response.js', 'node_modules/accepts/index.js', 'node_modules/type-is/index.js', 'node_modules/send/index.js']],
-      ['debug', 'node_modules/debug/src/index.js', ['node_modules/express/lib/application.js', 'node_modules/router/index.js', 'node_modules/finalhandler/index.js', 'node_modules/send/index.js']],
-      ['body-parser', 'node_modules/body-parser/index.js', ['node_modules/express/lib/express.js']],
-      ['qs', 'node_modules/qs/lib/index.js', ['node_modules/express/lib/utils.js', 'node_modules/body-parser/lib/types/urlencoded.js']],
-    ])('%s: only its stand-in imports the real module, and Express imports the stand-in', async (module, realPath, importers) => {
-      const { server } = serverBuildOptions(join(root, 'any'), 'production');
-      const { metafile } = await esbuild.build({ ...server, write: false, sourcemap: false, metafile: true });
-      const importersOf = (path: string) =>
-        Object.entries(metafile.inputs)
-          .filter(([, input]) => input.imports.some((imported) => imported.path === path))
-          .map(([importer]) => importer);
-      expect(importersOf(realPath)).toEqual([`scripts/stand-ins/${module}.cts`]);
-      expect(importersOf(`scripts/stand-ins/${module}.cts`)).toEqual(expect.arrayContaining(importers));
-    });
-
-    test('a server build in which nothing imports one of them fails, rather than leave a stand-in out unnoticed', async () => {
-      const { server } = serverBuildOptions(join(root, 'any'), 'production');
-      const stdin = { contents: 'export const x = 1;', resolveDir: root };
-      const build = esbuild.build({ ...server, entryPoints: undefined, stdin, write: false, sourcemap: false, logLevel: 'silent' });
-      // esbuild reports the first plugin that fails the build.
-      await expect(build).rejects.toThrow(/stand-in for mime-types: nothing imports "mime-types" any more/);
-    });
-  });
-
-  test('keeps the entry, which no cache covers, small, and the bundle free of what vm.Script cannot run', async () => {
-    expect((await stat(join(serverDir, 'main.js'))).size).toBeLessThan(8_192);
-    const bundle = await readFile(join(serverDir, SERVER_BUNDLE), 'utf8');
-    expect(bundle).not.toMatch(/\bimport\(|import\.meta/);
-  });
-
-  test('writes a code cache that a start compiles the server with, and a start writes nothing', async () => {
-    const before = await readdir(serverDir);
-    const cache = await stat(join(serverDir, CODE_CACHE));
-    expect(cache.size).toBeGreaterThan(100_000);
-    const server = await start(join(serverDir, 'main.js'));
-    expect(listening(server)?.codeCache).toBe('used');
-    expect((await fetch(`${server.origin}/`)).status).toBe(200);
-    await server.stop();
-    expect(await readdir(serverDir)).toEqual(before);
-    expect((await stat(join(serverDir, CODE_CACHE))).mtimeMs).toBe(cache.mtimeMs);
-  });
-
-  test('starts without the cache when it belongs to another bundle, or is missing', async () => {
-    const copy = join(root, 'changed');
+  /** A copy of the build (server and client) to change without touching the others' tests. */
+  async function copyOfBuild(name: string): Promise<string> {
+    const copy = join(root, name);
     await cp(serverDir, join(copy, 'server'), { recursive: true });
     await cp(join(root, 'client'), join(copy, 'client'), { recursive: true });
-    await appendFile(join(copy, 'server', SERVER_BUNDLE), '\n// changed after the cache was written\n');
-    const stale = await start(join(copy, 'server', 'main.js'));
-    expect(listening(stale)?.codeCache).toBe('stale');
-    expect((await fetch(`${stale.origin}/`)).status).toBe(200);
+    return join(copy, 'server');
+  }
 
-    await rm(join(copy, 'server', CODE_CACHE));
-    const absent = await start(join(copy, 'server', 'main.js'));
-    expect(listening(absent)?.codeCache).toBe('absent');
-    expect((await fetch(`${absent.origin}/`)).status).toBe(200);
+  /** Every file under the cache folder with its size and modification time. */
+  async function cacheFiles(dir: string): Promise<string[]> {
+    const folder = join(dir, COMPILE_CACHE_DIR);
+    const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+    const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+    return Promise.all(files.map(async (file) => `${file} ${(await stat(file)).size} ${(await stat(file)).mtimeMs}`));
+  }
+
+  const accepted = (dir: string) => `V8 code cache for ESM ${pathToFileURL(join(dir, SERVER_BUNDLE)).href} was accepted`;
+
+  test('leaves React’s development build out of the production bundle, and keeps it where NODE_ENV chooses', async () => {
+    async function inputs(react: 'production' | 'chosen-at-run-time'): Promise<string[]> {
+      const { server } = serverBuildOptions(join(root, 'any'), react);
+      const { metafile } = await esbuild.build({ ...server, write: false, sourcemap: false, metafile: true });
+      return Object.keys(metafile.inputs);
+    }
+    const development = /\.development\.js$/;
+    expect((await inputs('production')).filter((input) => development.test(input))).toEqual([]);
+    // `npm run dev` and the fixture servers choose at run time: both builds stay.
+    expect((await inputs('chosen-at-run-time')).some((input) => development.test(input))).toBe(true);
+  });
+
+  test('keeps the entry, which Node compiles before its compile cache is on, a few kilobytes', async () => {
+    expect((await stat(join(serverDir, 'main.js'))).size).toBeLessThan(8_192);
+  });
+
+  test('fills Node’s compile cache, which a start compiles the bundle with and leaves as it was', async () => {
+    // Nothing to load packages from: the bundle carries them.
+    expect(() => createRequire(join(serverDir, 'main.js')).resolve('express')).toThrow(/Cannot find module/);
+    const before = await cacheFiles(serverDir);
+    expect(before.length).toBeGreaterThan(0);
+
+    const server = await start(serverDir);
+    expect(server.listening()?.compileCache).toEqual({ status: 'enabled', directory: join(serverDir, COMPILE_CACHE_DIR) });
+    expect(server.stderr()).toContain(accepted(serverDir));
+    expect((await fetch(`${server.origin}/`)).status).toBe(200);
+    // Node writes the cache as a process ends, and only what it did not find there.
+    expect(await server.stopGracefully()).toEqual({ code: 0, signal: null });
+    expect(await cacheFiles(serverDir)).toEqual(before);
+  });
+
+  test('compiles a bundle changed after its cache was filled from its source, not from that cache', async () => {
+    const changed = await copyOfBuild('changed');
+    await appendFile(join(changed, SERVER_BUNDLE), '\n// changed after the cache was filled\n');
+    const server = await start(changed);
+    expect(server.listening()?.compileCache).toMatchObject({ status: 'enabled' });
+    expect(server.stderr()).toContain(`for ESM ${pathToFileURL(join(changed, SERVER_BUNDLE)).href}`);
+    expect(server.stderr()).not.toContain(accepted(changed));
+    expect((await fetch(`${server.origin}/`)).status).toBe(200);
+  });
+
+  test('starts without the cache, and says why in its "listening" line, when Node cannot use the folder or is told not to', async () => {
+    const blocked = await copyOfBuild('blocked');
+    // A file where the folder should be: Node cannot make its folder there, whoever runs it.
+    await rm(join(blocked, COMPILE_CACHE_DIR), { recursive: true });
+    await writeFile(join(blocked, COMPILE_CACHE_DIR), 'not a folder\n');
+    const failed = await start(blocked);
+    expect(failed.listening()?.compileCache).toEqual({ status: 'failed', message: expect.stringMatching(/\S/) });
+    expect((await fetch(`${failed.origin}/`)).status).toBe(200);
+
+    const disabled = await start(serverDir, { NODE_DISABLE_COMPILE_CACHE: '1' });
+    expect(disabled.listening()?.compileCache).toEqual({ status: 'disabled', message: expect.stringContaining('NODE_DISABLE_COMPILE_CACHE') });
+    expect(disabled.stderr()).not.toContain(accepted(serverDir));
+    expect((await fetch(`${disabled.origin}/`)).status).toBe(200);
   });
 });
