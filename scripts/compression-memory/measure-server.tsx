@@ -2,31 +2,36 @@ import { createApp } from '../../server/app.ts';
 import { createHttpServer } from '../../server/lifecycle/http-server.ts';
 import { createLogger } from '../../server/observability/logger.ts';
 import { bigPageRoutes } from './big-page.tsx';
+import { overrideBrotliWindow } from './brotli-window-override.ts';
 import { isServerRequest, type ServerMemory } from './messages.ts';
 
 /**
- * The measured server: the real app (its own compressInto) with the 1 MB page, in its own
- * process so its memory is its own. Heap and external memory are sampled every few
- * milliseconds; the parent reads the kernel's peak RSS itself. Answers `memory` and
- * `settle` (collect garbage, then the same numbers) over IPC.
+ * The measured server: the real app (its own compressInto) with the 1 MB pages, in its own
+ * process so its memory is its own. The heap used and the RSS outside V8's heap are sampled
+ * every few milliseconds; the parent reads the kernel's peak RSS itself. Answers
+ * `memory` and `settle` (collect garbage, then the same numbers) over IPC.
+ *
+ * argv: the tail boundary's delay in ms; a brotli window (lgwin) to use instead of the app's, or ''.
  */
+const [tailMs = '300', lgwin = ''] = process.argv.slice(2);
+if (lgwin !== '') overrideBrotliWindow(Number(lgwin));
 const logger = createLogger({ level: 'warn', destination: { write: (line: string) => process.stderr.write(line) } });
-const app = createApp({ routes: bigPageRoutes(Number(process.argv[2] ?? 300)), logger, renderTimeoutMs: 30_000 });
+const app = createApp({ routes: bigPageRoutes(Number(tailMs)), logger, renderTimeoutMs: 30_000 });
 const server = createHttpServer(app, { keepAliveTimeoutMs: 1_000 });
 
 let peakHeapUsed = 0;
-let peakExternal = 0;
+let peakOutsideHeap = 0;
 function sample(): void {
-  const { heapUsed, external } = process.memoryUsage();
+  const { rss, heapTotal, heapUsed } = process.memoryUsage();
   peakHeapUsed = Math.max(peakHeapUsed, heapUsed);
-  peakExternal = Math.max(peakExternal, external);
+  // What V8's heap does not account for: native memory (zlib's among it) and code.
+  peakOutsideHeap = Math.max(peakOutsideHeap, rss - heapTotal);
 }
 setInterval(sample, 5).unref();
 
 function report(): ServerMemory {
   sample();
-  const { heapUsed, heapTotal, external } = process.memoryUsage();
-  return { heapUsed, heapTotal, external, peakHeapUsed, peakExternal };
+  return { heapUsed: process.memoryUsage().heapUsed, peakHeapUsed, peakOutsideHeap };
 }
 
 process.on('message', (message: unknown) => {

@@ -33,12 +33,20 @@ function nextMessage<T>(child: ChildProcess, accept: (message: unknown) => messa
   });
 }
 
+export interface MeasuredServerOptions {
+  readonly tailMs: number;
+  /** A brotli window for the app's compressors instead of its own. */
+  readonly lgwin?: number | undefined;
+  /** On top of this process's environment (`MALLOC_ARENA_MAX`, say). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
 /**
- * Forks the bundled measure-server.js with the pinned Node, in production mode, with `env`
- * on top (`MALLOC_ARENA_MAX`, say), and resolves once it listens on a loopback port.
+ * Forks the bundled measure-server.js with the pinned Node, in production mode, and resolves
+ * once it listens on a loopback port.
  */
-export async function startMeasuredServer(entry: string, tailMs: number, env: Readonly<Record<string, string>>): Promise<MeasuredServer> {
-  const child = fork(entry, [String(tailMs)], {
+export async function startMeasuredServer(entry: string, { tailMs, lgwin, env = {} }: MeasuredServerOptions): Promise<MeasuredServer> {
+  const child = fork(entry, [String(tailMs), lgwin === undefined ? '' : String(lgwin)], {
     execPath: process.execPath,
     execArgv: ['--expose-gc'],
     env: { CSRF_SECRET: LOCAL_CSRF_SECRET, ...process.env, NODE_ENV: 'production', ...env },

@@ -1,11 +1,9 @@
 /** What the measured server says about its memory (bytes), now and at its sampled peaks. */
 export interface ServerMemory {
   readonly heapUsed: number;
-  /** What V8 holds for its heap, used or not. */
-  readonly heapTotal: number;
-  readonly external: number;
   readonly peakHeapUsed: number;
-  readonly peakExternal: number;
+  /** RSS less V8's heap (used or not), at its sampled peak: native memory and code. */
+  readonly peakOutsideHeap: number;
 }
 
 export type ServerRequest = 'memory' | 'settle';
@@ -15,7 +13,7 @@ export function isServerRequest(value: unknown): value is ServerRequest {
 }
 
 export function isServerMemory(value: unknown): value is ServerMemory {
-  return typeof value === 'object' && value !== null && 'peakHeapUsed' in value && 'peakExternal' in value;
+  return typeof value === 'object' && value !== null && 'peakHeapUsed' in value && 'peakOutsideHeap' in value;
 }
 
 export function isPortMessage(value: unknown): value is { readonly port: number } {

@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliWindowBits } from '../lib/brotli-window.ts';
 import { DESKTOP_CHROME } from '../lib/http-get.ts';
 
 export type PageEncoding = 'br' | 'gzip' | 'identity';
@@ -9,6 +10,8 @@ export interface PageAnswer {
   readonly encoding: string | undefined;
   /** Bytes on the wire. */
   readonly wireBytes: number;
+  /** The window a brotli answer declares (lgwin). */
+  readonly brotliWindow: number | undefined;
   /** The page as the browser sees it, decoded. */
   readonly html: string;
 }
@@ -31,7 +34,13 @@ export function getPage(url: string, encoding: PageEncoding, timeoutMs: number):
         const body = Buffer.concat(chunks);
         const contentEncoding = res.headers['content-encoding'];
         try {
-          resolve({ status: res.statusCode ?? 0, encoding: contentEncoding, wireBytes: body.length, html: decode(body, contentEncoding).toString('utf8') });
+          resolve({
+            status: res.statusCode ?? 0,
+            encoding: contentEncoding,
+            wireBytes: body.length,
+            brotliWindow: contentEncoding === 'br' ? brotliWindowBits(body) : undefined,
+            html: decode(body, contentEncoding).toString('utf8'),
+          });
         } catch (error) {
           reject(error instanceof Error ? error : new Error(String(error)));
         }
