@@ -1,12 +1,13 @@
 import type { Server } from 'node:http';
 import request from 'supertest';
 import { afterEach, describe, expect, test } from 'vitest';
+import { createActionHandler } from '../../server/actions/action-handler.ts';
 import { ACTION_BODY_LIMIT_BYTES } from '../../server/actions/form-body.ts';
 import { ClientDisconnectedError } from '../../server/render/render-errors.ts';
 import { redirect } from '../../shared/action-helpers.ts';
 import { NAVIGATION_HEADER, NAVIGATION_REDIRECT_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
 import { defineRoute, type ActionContext, type RouteDefinition } from '../../shared/route-definition.ts';
-import { buildApp, errorLines, LEVEL, waitFor, type TestApp } from '../support/build-app.ts';
+import { buildApp, delay, errorLines, LEVEL, waitFor, type TestApp } from '../support/build-app.ts';
 import { close, listen } from '../support/http-client.ts';
 import { openRawConnection, rawRequest } from '../support/raw-http.ts';
 
@@ -138,6 +139,28 @@ describe('a client that leaves during an action', () => {
       expect.objectContaining({ level: LEVEL.info, route: '/orders' }),
     ]);
     expect(errorLines(built.logs)).toEqual([]);
+  });
+});
+
+describe("an action's signal after its answer", () => {
+  test('never aborts once the answer is out: not when the connection closes, not when the render timeout passes', async () => {
+    const built = actionApp({ renderTimeoutMs: 200 });
+    const redirected = await post(built.app, { to: '/orders/7' });
+    expect(redirected.status).toBe(303);
+    const shown = await post(built.app, { intent: 'save' });
+    expect(shown.status).toBe(200);
+    // What an action handed its signal (a write it left running) must not be cut by a finished answer.
+    await delay(400);
+    expect(built.signals.map((signal) => signal.aborted)).toEqual([false, false]);
+  });
+});
+
+describe('an action handler', () => {
+  test('is made only for a route with an action, and says which route had none', () => {
+    const route: RouteDefinition = defineRoute({ path: '/no-action', component: () => null });
+    expect(() => createActionHandler(route, () => undefined, { publicOrigin: undefined, getLoadContext: undefined, renderTimeoutMs: 1_000 })).toThrow(
+      'Route /no-action has no action',
+    );
   });
 });
 
