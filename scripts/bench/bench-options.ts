@@ -30,7 +30,7 @@ export const USAGE = `npm run bench -- [--duration S] [--warmup S] [--rounds N] 
                     [--scenarios id,id] [--json FILE] [--cpu-prof DIR]
                     [--lighthouse-runs N] [--no-lighthouse] [--cold-start-only]
                     [--many-deferred-runs N] [--many-deferred-only]
-Defaults: BENCH_DURATION=5, BENCH_WARMUP=2, BENCH_ROUNDS=2, BENCH_COLD_STARTS=5,
+Defaults: BENCH_DURATION=5, BENCH_WARMUP=2, BENCH_ROUNDS=2, BENCH_COLD_STARTS=15,
 BENCH_LIGHTHOUSE_RUNS=3 (--no-lighthouse, or 0, skips the Lighthouse section),
 BENCH_MANY_DEFERRED_RUNS=5 (0 skips the many-deferred-values figure).`;
 
