@@ -2,7 +2,7 @@ import { FIRST_LOAD_ALLOWANCE_BYTES, NAVIGATION_ALLOWANCE_BYTES } from '../lib/f
 import { ALL_CATEGORIES, CATEGORY_LABELS } from './lighthouse.ts';
 import type { BenchReport, TableRow } from './report.ts';
 
-/** One target (docs/benchmark.md), judged on one run's table. */
+/** One target, judged on one run's table. */
 export interface TargetCheck {
   readonly target: string;
   /** The measured ratio or size; `undefined` when the run did not include it. */

@@ -13,8 +13,8 @@ export interface BatchedDestination extends DestinationStream {
  * synchronous destination (sonic-boom, which also rides out a full pipe). A line waits no longer
  * than the turn it was logged in.
  *
- * Measured under load (docs/benchmark.md): a system call per line, or a hand-off to libuv's
- * thread pool per write (pino's asynchronous mode), was the largest cost of a small answer
+ * Measured under load: a system call per line, or a hand-off to libuv's
+ * thread pool per write (pino's asynchronous mode), is the largest cost of a small answer
  * after the socket write itself; and sonic-boom's own buffering (`minLength`) measures the whole
  * buffered text again for every line it adds.
  */

@@ -146,7 +146,8 @@ export interface FormToken {
  * The page handler's `formToken` (server/render/render-page.tsx): the request's token when its
  * cookie holds a validly signed one, else a fresh one with its `csrf` cookie (`HttpOnly`,
  * `SameSite=Lax`, `Path=/`, `Secure` over https). The page handler puts the cookie in the
- * document's head, which it writes whole (docs/benchmark.md), so it is returned, not set.
+ * document's head, which it writes whole (a header set beforehand sends Node's `writeHead` down
+ * its slower path), so it is returned, not set.
  */
 export function createFormTokenIssuer(options: CsrfOptions): (req: Request) => FormToken {
   const { secret, publicOrigin } = options;
