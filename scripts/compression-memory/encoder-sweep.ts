@@ -6,7 +6,7 @@ import { procMemoryBytes } from './proc-memory.ts';
 /**
  * One setting of the sweep, in a process of its own (so its peak RSS is this setting's):
  * `streams` encoders at once, each fed the page as the page handler feeds a response's
- * compressor (one write per React batch, server/render/script-injector.ts: the shell, flush,
+ * compressor (one write per React batch, server/render/react-destination.ts: the shell, flush,
  * then the tail and the end), with every shell in before any tail, as when the page's last
  * boundary waits. Prints one JSON line.
  *

@@ -16,7 +16,8 @@ import { PageDocument } from './page-document.tsx';
 import type { PageLifecycle } from './page-lifecycle.ts';
 import type { PreparedPage } from './prepare-page.ts';
 import { RenderNotNeededError, isRenderStopReason } from './render-errors.ts';
-import { createScriptInjector, type ScriptInjector } from './script-injector.ts';
+import { createReactDestination, type PageTarget } from './react-destination.ts';
+import { createScriptChain, type ScriptChain } from './deferred-scripts.tsx';
 
 /** How every document of the app is written. */
 export interface DocumentSettings {
@@ -56,22 +57,23 @@ export interface DocumentRequest {
 
 /**
  * The page's data in the document: the initial value in the head, each deferred value's script
- * after the shell as it settles (script-injector.ts). Only a page that hydrates has any.
+ * after `#root` as it settles (deferred-scripts.tsx). Only a page that hydrates has any.
  */
-function embedData(page: PreparedPage, route: DocumentRoute, { req, res }: DocumentRequest, injector: ScriptInjector): DataStream | undefined {
+function embedData(page: PreparedPage, route: DocumentRoute, { req, res }: DocumentRequest): { readonly stream: DataStream; readonly chain: ScriptChain | undefined } | undefined {
   if (route.bootstrapScriptContent === undefined) return undefined;
+  const chain = page.deferred.hasPending ? createScriptChain(res.locals.cspNonce) : undefined;
   const stream = createDataStream(page.pageData, {
     fixed: route.navigationScript,
-    onScript: (script) => injector.inject(script),
-    onDone: () => injector.complete(),
+    onScript: (script) => chain?.push(script),
+    onDone: () => chain?.end(),
     // seroval could not write a value the check let through: logged; the page ends when React does.
     onError: (error) => {
       logServerError(req, error);
-      injector.complete();
+      chain?.end();
     },
   });
   res.once('close', () => stream.dispose());
-  return stream;
+  return { stream, chain };
 }
 
 /**
@@ -112,7 +114,7 @@ function sendDocument(page: PreparedPage, route: DocumentRoute, request: Documen
 
 interface RenderedDocument {
   abort(reason: unknown): void;
-  pipeInto(destination: Parameters<ScriptInjector['connect']>[0]): void;
+  pipeInto(target: PageTarget): void;
 }
 
 /**
@@ -122,16 +124,19 @@ interface RenderedDocument {
 export function streamDocument(page: PreparedPage, route: DocumentRoute, request: DocumentRequest, settings: DocumentSettings): void {
   const { req, lifecycle } = request;
   const nonce = request.res.locals.cspNonce;
-  // Every page goes through the injector: React's slices leave as one write per batch, and the
-  // deferred values' scripts (only on pages that hydrate) go in between.
-  const injector = createScriptInjector(nonce);
-  if (route.bootstrapScriptContent === undefined || !page.deferred.hasPending) injector.complete();
-  const dataStream = embedData(page, route, request, injector);
+  const embedded = embedData(page, route, request);
   const bot = isCrawler(req.get('user-agent'));
   const { Page } = route;
 
   const { pipe, abort } = renderToPipeableStream(
-    <PageDocument head={page.head} nonce={nonce} dataScript={dataStream?.initial} liveReloadScript={settings.liveReloadScript} analyticsSources={settings.analyticsSources}>
+    <PageDocument
+      head={page.head}
+      nonce={nonce}
+      dataScript={embedded?.stream.initial}
+      liveReloadScript={settings.liveReloadScript}
+      analyticsSources={settings.analyticsSources}
+      afterRoot={embedded?.chain?.element}
+    >
       <AppRoot showErrorDetail={settings.development} formToken={page.form?.token}>
         <Page data={page.data} params={page.params} {...(page.action === undefined ? {} : { actionData: page.action.data })} />
       </AppRoot>
@@ -176,8 +181,7 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
   );
   const react: RenderedDocument = {
     abort,
-    // React's pipe() is typed for a stream.Writable; it uses only what ReactDestination has.
-    pipeInto: (destination) => void pipe(injector.connect(destination) as unknown as NodeJS.WritableStream),
+    pipeInto: (target) => void pipe(createReactDestination(target)),
   };
   lifecycle.stopsRender(abort);
 }

@@ -35,7 +35,7 @@ interface LineWriter {
 
 /**
  * Lines leave once per turn of the event loop, as the document's scripts do
- * (script-injector.ts): values that settle together (the rows of one query) leave in one
+ * (react-destination.ts): values that settle together (the rows of one query) leave in one
  * write and one compressor flush instead of one each. A full flush per line cost a block
  * header and the compressor's window every time: measured with 20,000 values, 4.6 times the
  * bytes and 7 times the time of the same values in the document.

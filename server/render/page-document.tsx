@@ -24,6 +24,8 @@ interface PageDocumentProps {
   readonly analyticsSources?: readonly string[];
   /** Development only: the live-reload script of `npm run dev`. */
   readonly liveReloadScript?: string | undefined;
+  /** What follows `#root` in the body: the deferred values' scripts (deferred-scripts.tsx). */
+  readonly afterRoot?: ReactNode;
   readonly children: ReactNode;
 }
 
@@ -44,7 +46,7 @@ export function HeadTags({ head }: { readonly head: ResolvedHead }) {
  * The document around a page. React renders all of it; the client hydrates only `#root`,
  * so nothing outside it (nonce attributes, the data script) can mismatch.
  */
-export function PageDocument({ head, nonce, dataScript, analyticsSources = [], liveReloadScript, children }: PageDocumentProps) {
+export function PageDocument({ head, nonce, dataScript, analyticsSources = [], liveReloadScript, afterRoot, children }: PageDocumentProps) {
   return (
     <html lang="en">
       <head>
@@ -59,6 +61,7 @@ export function PageDocument({ head, nonce, dataScript, analyticsSources = [], l
       </head>
       <body>
         <div id="root">{children}</div>
+        {afterRoot}
       </body>
     </html>
   );

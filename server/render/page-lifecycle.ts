@@ -121,14 +121,16 @@ export class PageLifecycle {
   }
 
   /**
-   * Rejects what is still pending with the timeout's digest, then lets React stop: the
-   * rejections' scripts are written first (they settle in microtasks, before the abort).
+   * Rejects what is still pending with the timeout's digest, then lets React stop. The
+   * rejections settle in microtasks, and React renders their scripts (deferred-scripts.tsx) in
+   * the next turn of the event loop; the abort waits one turn more, so it stops only what
+   * nothing will settle.
    */
   #stopAtTimeout(timeout: RenderTimeoutError): void {
     const digest = createDigest();
     this.#timeoutDigest = digest;
     this.#stopDeferred?.(digest);
-    setImmediate(() => this.#abortRender?.(timeout));
+    setImmediate(() => setImmediate(() => this.#abortRender?.(timeout)));
   }
 
   /** Bounds the whole response: `load`, the render, and the delivery of what it wrote. */

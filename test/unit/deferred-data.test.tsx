@@ -6,7 +6,7 @@ import { defineRoute } from '../../shared/route-definition.ts';
 import { notFound } from '../../shared/status-helpers.ts';
 import { asHydrating, buildApp, errorLines, LEVEL, type TestApp } from '../support/build-app.ts';
 import { arrival, close, DESKTOP_CHROME, getTimed, listen } from '../support/http-client.ts';
-import { inlineScripts, pageDataOf } from '../support/page-data-scripts.ts';
+import { dataScripts, inlineScripts, pageDataOf } from '../support/page-data-scripts.ts';
 import type { Server } from 'node:http';
 import { after } from '../support/settle-after.ts';
 
@@ -140,8 +140,11 @@ describe('deferred data: promises inside what load returns', () => {
     expect(page).toMatchObject({ data: { fast: 'FAST-VALUE' } });
     const slow: unknown = await at(page, 'data', 'slow');
     expect(slow).toEqual({ text: 'SLOW-VALUE', when: new Date(Date.UTC(2026, 10, 23)) });
-    // The settled value's script comes before the boundary's content that uses it.
-    expect(res.body.indexOf('SLOW-VALUE')).toBeLessThan(res.body.indexOf('<p id="slow">'));
+    // The settled value's script and the boundary's content that uses it leave together, in one
+    // write: the boundary hydrates from the script without waiting for more of the response.
+    const slowChunk = res.chunks.find((chunk) => chunk.text.includes('<p id="slow">'));
+    expect(slowChunk?.text).toContain('SLOW-VALUE');
+    expect(dataScripts(slowChunk?.text ?? '').some((script) => script.includes('SLOW-VALUE'))).toBe(true);
   });
 
   test('a crawler gets every value settled in the one document', async () => {
@@ -158,7 +161,12 @@ describe('deferred data: promises inside what load returns', () => {
   test('carries Dates, BigInt, Map, Set, URL, RegExp, undefined and promises inside settled values, hostile strings inert', async () => {
     const { routes, assets } = asHydrating(streamedRoutes());
     const res = await request(buildApp(routes, { assets }).app).get('/values').set('User-Agent', DESKTOP_CHROME);
-    for (const script of inlineScripts(res.text)) expect(script).not.toMatch(/<|\u2028|\u2029/);
+    // Every data script, whatever it carries, holds no character that could end it or the
+    // statement; React's own scripts (its boundary runtime) carry none of the data.
+    for (const script of dataScripts(res.text)) expect(script).not.toMatch(/<|\u2028|\u2029/);
+    const data = new Set(dataScripts(res.text));
+    for (const script of inlineScripts(res.text).filter((inline) => !data.has(inline))) expect(script).not.toMatch(/__pwned|line\u2028sep/);
+    expect(res.text).not.toContain('<script>window.__pwned');
     const now: unknown = await at(pageDataOf(res.text), 'data', 'now');
     expect(at(now, 'big')).toBe(12345678901234567890n);
     expect(kindOf(at(now, 'date'))).toBe('[object Date]');
