@@ -68,12 +68,14 @@ export function createFormBodyParser(limitBytes: number = ACTION_BODY_LIMIT_BYTE
     }
     req.on('data', count);
     parser(req, res, function parsed(error?: unknown) {
+      // Stryker disable next-line ConditionalExpression: equivalent, body-parser calls back with an error or with nothing, never null
       if (error !== undefined && error !== null) {
         finish(error);
         return;
       }
       const body: unknown = req.body;
       // `null`, an array, or nothing parsed: not a form.
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent but for the array test; urlencoded gives an object, and strict express.json an object or an array
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         finish(new HttpError(400));
         return;
