@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { isPolicySource } from './security/content-security-policy.ts';
+import { CSRF_SECRET_MIN_LENGTH } from './security/csrf.ts';
 
 /** What Express's `trust proxy` setting accepts: a hop count, addresses, or names. */
 export type TrustProxy = boolean | number | string | readonly string[];
@@ -184,8 +185,6 @@ function optionalPort(env: Env, name: string): number | undefined {
   return read(env, name) === undefined ? undefined : integer(env, name, 0, 1, 65_535);
 }
 
-/** `CSRF_SECRET` and shorter secrets are refused. */
-export const CSRF_SECRET_MIN_LENGTH = 32;
 
 /**
  * `CSRF_SECRET`: required in production, where every instance must sign form tokens alike.

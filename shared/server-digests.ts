@@ -10,7 +10,7 @@ type Listener = () => void;
 /**
  * A boundary that called notFound() and friends after the shell was sent cannot change the
  * status any more; the server gives it this digest instead, which names the status. The colon
- * keeps it apart from error digests, which are base64url (server/errors/digest.ts).
+ * keeps it apart from error digests, which are base64url (server/observability/digest.ts).
  */
 const STATUS_DIGEST_PREFIX = 'status:';
 

@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { HttpError } from '../../shared/http-error.ts';
-import { hasBody } from '../errors/body-limit.ts';
+import { hasBody } from '../http/body-limit.ts';
 
 /**
  * The largest body an action accepts (docs/building-pages.md, "Forms and actions"): 64 KiB, far
@@ -18,7 +18,7 @@ const JSON_TYPE = 'application/json';
  * (an object). Any other type, multipart included, and any `Content-Encoding`: 415. A body
  * that does not parse, or JSON that is not an object: 400. No body: `{}`.
  *
- * Bodies are counted as they arrive (as server/errors/body-limit.ts does for telemetry): a
+ * Bodies are counted as they arrive (as server/http/body-limit.ts does for telemetry): a
  * declared length over the limit gets 413 before anything is read, and a chunked body gets it
  * at the first byte past the limit. The parsers alone would answer only after reading off the
  * rest of an oversized body, which for an endless chunked body is never. An answer given

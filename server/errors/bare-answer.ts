@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import type { HeaderPair } from '../lifecycle/response-head.ts';
+import type { HeaderPair } from '../http/response-head.ts';
 import { NOTHING_TO_LOAD } from '../security/content-security-policy.ts';
 import { helmetStaticHeaders } from '../security/security-headers.ts';
 
 /**
- * The Cache-Control of every status page (server/render/html-headers.ts). A refusal must never be
+ * The Cache-Control of every status page (server/http/html-headers.ts). A refusal must never be
  * stored: a cache that keeps errors would otherwise serve a 400 under a year-long asset URL.
  */
 const NO_STORE = 'private, no-cache, no-store, max-age=0, must-revalidate';

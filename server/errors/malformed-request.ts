@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { HttpError } from '../../shared/http-error.ts';
-import { unreadableTargetOf } from '../lifecycle/request-target.ts';
+import { unreadableTargetOf } from '../http/request-target.ts';
 
 /**
  * RFC 9112 §3.2 / RFC 3986 §3.2.2: `Host = uri-host [ ":" port ]`, where uri-host is an
@@ -106,7 +106,7 @@ export function rejectMalformedRequests(req: Request, res: Response, next: NextF
     next(new HttpError(400, 'Bad Request: asterisk-form outside OPTIONS'));
     return;
   }
-  // Set aside by the HTTP server (server/lifecycle/request-target.ts): the router could not have read it.
+  // Set aside by the HTTP server (server/http/request-target.ts): the router could not have read it.
   const unreadableTarget = unreadableTargetOf(req);
   const malformation = unreadableTarget === undefined ? findMalformation(req) : bad(unreadableTarget);
   if (malformation === undefined) {

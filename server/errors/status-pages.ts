@@ -3,10 +3,10 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { statusMessage } from '../../shared/http-error.ts';
 import { applicationErrorMessage, STATUS_VIEW_CSS } from '../../shared/status-view.tsx';
-import { escapeHtml } from '../render/escape-html.ts';
-import { HTML_HEADERS } from '../render/html-headers.ts';
-import { compileTemplate, type HtmlTemplate } from '../render/html-template.ts';
-import { prepareHead, type HeaderPair, type PreparedHead } from '../lifecycle/response-head.ts';
+import { escapeHtml } from '../http/escape-html.ts';
+import { HTML_HEADERS } from '../http/html-headers.ts';
+import { compileTemplate, type HtmlTemplate } from '../http/html-template.ts';
+import { prepareHead, type HeaderPair, type PreparedHead } from '../http/response-head.ts';
 import { createStatusPagePolicy } from '../security/content-security-policy.ts';
 import { securityHeaderDefaults } from '../security/security-headers.ts';
 import { StatusDocument } from './status-document.tsx';
@@ -36,7 +36,7 @@ export interface ErrorPageValues {
 
 /**
  * A whole status answer but for the request's own headers (`X-Request-Id`, `Allow`, ...): its
- * head holds helmet's headers and Permissions-Policy too (server/lifecycle/response-head.ts).
+ * head holds helmet's headers and Permissions-Policy too (server/http/response-head.ts).
  */
 export interface PreparedAnswer {
   readonly head: PreparedHead;

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { writePreparedHead } from '../lifecycle/response-head.ts';
+import { writePreparedHead } from '../http/response-head.ts';
 import { statusJson, type PreparedAnswer, type StatusPages } from './status-pages.ts';
 
 export interface StatusAnswer {

@@ -4,8 +4,8 @@ import type { Logger } from 'pino';
 import { DEFAULTS } from '../config.ts';
 import { createBareAnswer, serializeBareAnswer } from '../errors/bare-answer.ts';
 import { AnswerQueues, MAX_PENDING_ANSWERS } from './answer-queue.ts';
-import type { HeaderPair } from './response-head.ts';
-import { setAsideUnreadableTarget } from './request-target.ts';
+import type { HeaderPair } from '../http/response-head.ts';
+import { setAsideUnreadableTarget } from '../http/request-target.ts';
 
 export { MAX_PENDING_ANSWERS };
 

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { HttpError } from '../../shared/http-error.ts';
+import { isProbePath } from '../http/probe-paths.ts';
 
 /**
  * Readiness as the server's lifecycle sees it: ready from start until shutdown begins
@@ -24,12 +25,6 @@ export class ReadinessState implements Readiness {
   }
 }
 
-const PROBE_PATHS = new Set(['/healthz', '/readyz']);
-
-export function isProbePath(path: string): boolean {
-  return PROBE_PATHS.has(path);
-}
-
 function sendProbe(res: Response, ok: boolean): void {
   // The type as Express would spell it, set directly: res.type() would look it up in mime-types.
   res.status(ok ? 200 : 503).set({ 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).send(ok ? 'ok\n' : 'shutting down\n');
@@ -48,7 +43,7 @@ function probeMethodNotAllowed(_req: Request, res: Response, next: NextFunction)
 function probeOf(path: string): string | undefined {
   const lower = path.toLowerCase();
   const bare = lower.length > 1 && lower.endsWith('/') ? lower.slice(0, -1) : lower;
-  return PROBE_PATHS.has(bare) ? bare : undefined;
+  return isProbePath(bare) ? bare : undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { isProbePath } from '../lifecycle/readiness.ts';
+import { isProbePath } from '../http/probe-paths.ts';
 import { clientAddress } from '../security/client-address.ts';
 import { assignRequestId } from './request-id.ts';
 import { requestPath } from './request-path.ts';

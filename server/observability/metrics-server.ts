@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { createDigest } from '../errors/digest.ts';
+import { createDigest } from './digest.ts';
 
 /**
  * Prometheus scrapes this listener on its own port (docs/observability.md), so the series are

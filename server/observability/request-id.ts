@@ -22,7 +22,7 @@ function fromTrustedProxy(req: IncomingMessage): boolean {
 /**
  * Keeps a well-formed incoming `X-Request-Id` from a trusted proxy (so the proxy's id follows
  * the request through) and replaces anything else. The answer echoes it: written with the head
- * (server/lifecycle/response-head.ts).
+ * (server/http/response-head.ts).
  */
 export function assignRequestId(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];

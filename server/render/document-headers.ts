@@ -1,8 +1,8 @@
-import { extendHead, prepareHead, type PreparedHead } from '../lifecycle/response-head.ts';
+import { extendHead, prepareHead, type PreparedHead } from '../http/response-head.ts';
 import type { ContentSecurityPolicy } from '../security/content-security-policy.ts';
 import { securityHeaderDefaults } from '../security/security-headers.ts';
-import type { ContentEncoding } from './compression.ts';
-import { HTML_HEADERS } from './html-headers.ts';
+import type { ContentEncoding } from '../http/compression.ts';
+import { HTML_HEADERS } from '../http/html-headers.ts';
 
 export interface DocumentHeadersOptions {
   /** The page policy, for the request's nonce. */

@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import type { PageDataMeta } from '../../shared/page-data.ts';
-import { choosePageEncoding, compressInto, type ContentEncoding } from './compression.ts';
+import { choosePageEncoding, compressInto, type ContentEncoding } from '../http/compression.ts';
 import { createDataStream } from './data-stream.ts';
-import { setHtmlHeaders } from './html-headers.ts';
+import { setHtmlHeaders } from '../http/html-headers.ts';
 
 /** The type of a page's data response: one JSON value a line. */
 export const PAGE_DATA_TYPE = 'application/x-ndjson; charset=utf-8';

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { HttpError } from '../../shared/http-error.ts';
-import { createDigest } from '../errors/digest.ts';
+import { createDigest } from '../observability/digest.ts';
 import { ClientDisconnectedError, RenderTimeoutError } from './render-errors.ts';
 import { canEnter, isSettled, type RenderPhase } from './render-phase.ts';
 

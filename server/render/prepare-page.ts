@@ -4,7 +4,7 @@ import { isHttpError } from '../../shared/http-error.ts';
 import type { EmbeddedPageData } from '../../shared/page-data.ts';
 import type { RouteDefinition, RouteParams } from '../../shared/route-definition.ts';
 import { statusDigest } from '../../shared/server-digests.ts';
-import { logServerError } from '../errors/server-error-log.ts';
+import { logServerError } from '../observability/server-error-log.ts';
 import type { FormToken } from '../security/csrf.ts';
 import { untilAborted } from './abortable.ts';
 import { deferData, DeferredDataError, type DeferredData } from './deferred-data.ts';

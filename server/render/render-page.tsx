@@ -3,7 +3,7 @@ import { NAVIGATION_HEADER, NAVIGATION_SCOPE, NAVIGATION_SCOPE_HEADER } from '..
 import type { ClientRoute } from '../../shared/page-data.ts';
 import type { SiteHead } from '../../shared/head.ts';
 import type { RouteDefinition } from '../../shared/route-definition.ts';
-import { logServerError } from '../errors/server-error-log.ts';
+import { logServerError } from '../observability/server-error-log.ts';
 import { bootstrapScript, type ClientAssets, type PageAssets } from './client-assets.ts';
 import { fixedDataScript } from './data-stream.ts';
 import { DeferredDataError } from './deferred-data.ts';

@@ -3,7 +3,9 @@ import { parseCookie, stringifySetCookie } from 'cookie';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { HttpError } from '../../shared/http-error.ts';
 import { FORM_TOKEN_FIELD } from '../../shared/navigation.ts';
-import { CSRF_SECRET_MIN_LENGTH } from '../config.ts';
+
+/** `CSRF_SECRET` and shorter secrets are refused. */
+export const CSRF_SECRET_MIN_LENGTH = 32;
 
 /** The cookie half of the double-submit token; the form field `_csrf` is the other half. */
 export const CSRF_COOKIE = 'csrf';

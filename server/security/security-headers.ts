@@ -3,7 +3,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
-import type { HeaderPair } from '../lifecycle/response-head.ts';
+import type { HeaderPair } from '../http/response-head.ts';
 
 const NONCE_BYTES = 16;
 /** Random bytes are drawn in batches (as `randomUUID` does): one CSPRNG call per 256 nonces. */
@@ -63,7 +63,7 @@ let defaults: readonly HeaderPair[] | undefined;
 
 /**
  * helmet's headers and our Permissions-Policy, for every answer, status and error pages
- * included (server/lifecycle/response-head.ts adds them, or the answer's prepared head holds
+ * included (server/http/response-head.ts adds them, or the answer's prepared head holds
  * them). Strict-Transport-Security is sent over plain HTTP too, where browsers ignore it:
  * sending it only to requests a trusted proxy marks https would lose it whenever TRUST_PROXY
  * is unset or wrong (docs/security.md).

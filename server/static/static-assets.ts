@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { ContentEncoding } from '../render/compression.ts';
-import { negotiateEncoding } from '../render/compression.ts';
-import { prepareHead, writePreparedHead, type PreparedHead } from '../lifecycle/response-head.ts';
+import type { ContentEncoding } from '../http/compression.ts';
+import { negotiateEncoding } from '../http/compression.ts';
+import { prepareHead, writePreparedHead, type PreparedHead } from '../http/response-head.ts';
 import { NOTHING_TO_LOAD } from '../security/content-security-policy.ts';
 import { securityHeaderDefaults } from '../security/security-headers.ts';
 

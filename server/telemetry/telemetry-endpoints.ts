@@ -1,7 +1,7 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { HttpError } from '../../shared/http-error.ts';
 import { CLIENT_ERRORS_ENDPOINT, TELEMETRY_BODY_LIMIT_BYTES, VITALS_ENDPOINT } from '../../shared/telemetry.ts';
-import { bodyOf, readBodyWithin } from '../errors/body-limit.ts';
+import { bodyOf, readBodyWithin } from '../http/body-limit.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { createRateLimit } from '../security/rate-limit.ts';
 import { validateClientError, validateVital, type Validation } from './telemetry-validation.ts';

@@ -7,7 +7,7 @@ import { unitRoutes } from '../support/pages.tsx';
 import { openRawConnection, rawRequest, splitResponses } from '../support/raw-http.ts';
 
 /**
- * The telemetry endpoints' body limit (server/errors/body-limit.ts) as a client declares it in
+ * The telemetry endpoints' body limit (server/http/body-limit.ts) as a client declares it in
  * `Content-Length`: exactly the limit is read; over it is refused before any byte of the body.
  * (The chunked cases are in body-limit.test.ts.)
  */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createDigest, fingerprintError } from '../../server/errors/digest.ts';
+import { createDigest, fingerprintError } from '../../server/observability/digest.ts';
 
 describe('digests', () => {
   test('are URL-safe, 96 bits, and never repeat', () => {

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import express, { type Express } from 'express';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { installResponseHead, prepareHead, writePreparedHead } from '../../server/lifecycle/response-head.ts';
+import { installResponseHead, prepareHead, writePreparedHead } from '../../server/http/response-head.ts';
 
 const DEFAULTS = [
   ['X-Frame-Options', 'SAMEORIGIN'],

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { HeaderPair } from '../lifecycle/response-head.ts';
+import type { HeaderPair } from './response-head.ts';
 
 /**
  * Headers of every HTML answer (docs/rendering.md): never cached (the nonce and request id differ

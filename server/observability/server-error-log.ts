@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { createDigest, fingerprintError } from './digest.ts';
-import { requestPath } from '../observability/request-path.ts';
+import { requestPath } from './request-path.ts';
 
 /**
  * Every error is logged once: the digest given to the first report is reused when the same

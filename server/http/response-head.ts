@@ -1,6 +1,5 @@
 import { ServerResponse, type OutgoingHttpHeaders } from 'node:http';
 import type { Express, Response } from 'express';
-import type { ContentSecurityPolicy } from '../security/content-security-policy.ts';
 
 export type HeaderPair = readonly [name: string, value: string];
 
@@ -43,7 +42,7 @@ export interface ResponseHeadOptions {
   /** What every answer carries unless it set a header of the same name itself. */
   readonly defaults: readonly HeaderPair[];
   /** The Content-Security-Policy of an answer that sets none, for the request's nonce. */
-  readonly policy: ContentSecurityPolicy;
+  readonly policy: (nonce: string) => string;
 }
 
 type WriteHead = (statusCode: number, reasonOrHeaders?: string | OutgoingHttpHeaders | readonly string[], headers?: OutgoingHttpHeaders | readonly string[]) => ServerResponse;
