@@ -93,7 +93,7 @@ export function scriptUrlsInHtml(html: string): string[] {
 
 /** Inline scripts the browser runs; `application/json` data blocks are not code. */
 function inlineScripts(html: string): string[] {
-  return [...html.matchAll(/<script\b([^>]*)>([^]*?)<\/script>/g)]
+  return [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)]
     .filter((match) => !/\bsrc=/.test(match[1] ?? '') && !/\btype="application\/json"/.test(match[1] ?? ''))
     .map((match) => match[2] ?? '')
     .filter((code) => code !== '');

@@ -3,7 +3,7 @@ import { PAGE_DATA_SCOPE } from '../../shared/page-data.ts';
 
 /** The inline scripts of a page (no `src`), in document order. */
 export function inlineScripts(html: string): string[] {
-  return [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([^]*?)<\/script>/g)].map((match) => match[1] ?? '');
+  return [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1] ?? '');
 }
 
 /** The page's data scripts: they build or settle values in `self.$R` (server/render/data-stream.ts). */

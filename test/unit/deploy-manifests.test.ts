@@ -118,7 +118,7 @@ describe('the Dockerfile', () => {
     expect(dockerfile).toMatch(/^ENTRYPOINT \["\/usr\/bin\/tini", "--"\]$/m);
     expect(dockerfile).toMatch(/^CMD \["node", "dist\/server\/main\.js"\]$/m);
     expect(Number(/^EXPOSE (\d+)$/m.exec(dockerfile)?.[1])).toBe(DEFAULTS.port);
-    expect(dockerfile).toMatch(/HEALTHCHECK[^]*\/healthz/);
+    expect(dockerfile).toMatch(/HEALTHCHECK[\s\S]*\/healthz/);
     expect(instructions).not.toMatch(/curl|wget/);
   });
 

@@ -23,7 +23,7 @@ const { routes, assets } = asHydrating([
 ]);
 
 function headOf(html: string): string {
-  return /<head>([^]*?)<\/head>/.exec(html)?.[1] ?? '';
+  return /<head>([\s\S]*?)<\/head>/.exec(html)?.[1] ?? '';
 }
 
 async function documentHead(path: string): Promise<string> {

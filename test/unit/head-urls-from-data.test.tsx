@@ -7,7 +7,7 @@ import { buildApp, errorLines, LEVEL, type LogLine } from '../support/build-app.
 const PUBLIC_ORIGIN = new URL('https://shop.example.com');
 
 function headOf(html: string): string {
-  return /<head>([^]*?)<\/head>/.exec(html)?.[1] ?? '';
+  return /<head>([\s\S]*?)<\/head>/.exec(html)?.[1] ?? '';
 }
 
 function warnLines(logs: readonly LogLine[]): LogLine[] {

@@ -5,7 +5,7 @@ import { routes as productRoutes } from '../../shared/routes.ts';
 import { buildApp } from '../support/build-app.ts';
 
 function headOf(html: string): string {
-  return /<head>([^]*?)<\/head>/.exec(html)?.[1] ?? '';
+  return /<head>([\s\S]*?)<\/head>/.exec(html)?.[1] ?? '';
 }
 
 const routes = [
