@@ -13,7 +13,9 @@ export const head: PageHead = { title: STREAMING_TITLE };
 export function load(): ManyDeferredData {
   const settle: ((index: number) => void)[] = [];
   const values = Array.from({ length: MANY_DEFERRED_COUNT }, () => new Promise<number>((resolve) => settle.push(resolve)));
-  setTimeout(() => settle.forEach((resolve, index) => resolve(index)), SUSPENSE_DELAY_MS);
+  setTimeout(() => {
+    for (const [index, resolve] of settle.entries()) resolve(index);
+  }, SUSPENSE_DELAY_MS);
   return { values };
 }
 

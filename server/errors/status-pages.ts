@@ -6,7 +6,7 @@ import { applicationErrorMessage, STATUS_VIEW_CSS } from '../../shared/status-vi
 import { escapeHtml } from '../http/escape-html.ts';
 import { HTML_HEADERS } from '../http/html-headers.ts';
 import { compileTemplate, type HtmlTemplate } from '../http/html-template.ts';
-import { prepareHead, type HeaderPair, type PreparedHead } from '../http/response-head.ts';
+import { prepareHead, type PreparedHead } from '../http/response-head.ts';
 import { createStatusPagePolicy } from '../security/content-security-policy.ts';
 import { securityHeaderDefaults } from '../security/security-headers.ts';
 import { StatusDocument } from './status-document.tsx';

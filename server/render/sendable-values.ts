@@ -50,8 +50,8 @@ function carriedAsIs(value: object): boolean {
 
 function describe(value: object): string {
   const proto: unknown = Object.getPrototypeOf(value);
-  const constructor: unknown = typeof proto === 'object' && proto !== null ? Reflect.get(proto, 'constructor') : undefined;
-  const name = typeof constructor === 'function' ? constructor.name : '';
+  const made: unknown = typeof proto === 'object' && proto !== null ? Reflect.get(proto, 'constructor') : undefined;
+  const name = typeof made === 'function' ? made.name : '';
   return name === '' ? 'an object with a prototype of its own' : `an instance of ${name}`;
 }
 

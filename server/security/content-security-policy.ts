@@ -25,7 +25,7 @@ export const NOTHING_TO_LOAD = "default-src 'none'; frame-ancestors 'self'";
  * as 'unsafe-inline', whitespace another source; none of them can appear. Keywords are the
  * builder's own business, never a caller's. https://www.w3.org/TR/CSP3/#grammardef-serialized-source-list
  */
-const SCHEME = String.raw`[a-z][a-z0-9+.-]*`;
+const SCHEME = '[a-z][a-z0-9+.-]*';
 const HOST = String.raw`(?:\*|(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*)`;
 const PATH = String.raw`(?:/[A-Za-z0-9\-._~!$&()*+=:@%/]*)?`;
 const POLICY_SOURCE = new RegExp(String.raw`^(?:${SCHEME}:|(?:${SCHEME}://)?${HOST}(?::(?:\d{1,5}|\*))?${PATH})$`, 'i');

@@ -31,7 +31,7 @@ describe('in-place navigation in Chromium', () => {
     expect(new URL(page.url()).pathname).toBe('/nav/b');
     expect(await page.title()).toBe('Page B · React Stream Shell');
     expect(await page.getAttribute('meta[name=description]', 'content')).toMatch(/^The second page, served at /);
-    expect(await page.evaluate(() => document.activeElement?.tagName + ':' + document.activeElement?.textContent)).toBe('H1:Page B');
+    expect(await page.evaluate(() => `${document.activeElement?.tagName}:${document.activeElement?.textContent}`)).toBe('H1:Page B');
     expect(await page.evaluate(() => scrollY)).toBe(0);
     await expect.poll(() => page.textContent('#nav-announcer')).toBe('Page B · React Stream Shell');
 

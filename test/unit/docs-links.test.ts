@@ -65,7 +65,7 @@ function checkTarget(file: string, target: string, readMarkdown: (path: string) 
 }
 
 /** Repository paths named in code spans, e.g. `server/config.ts` or `docs/security.md#csp`. */
-const REPO_PATH = /^(?:(?:server|client|shared|scripts|test|deploy|docs|\.ci)\/[\w.\/-]*(?:#[\w-]+)?|(?:README\.md|Dockerfile|package\.json|package-lock\.json|tsconfig\.json|vitest\.config\.ts)(?:#[\w-]+)?)$/;
+const REPO_PATH = /^(?:(?:server|client|shared|scripts|test|deploy|docs|\.ci)\/[\w./-]*(?:#[\w-]+)?|(?:README\.md|Dockerfile|package\.json|package-lock\.json|tsconfig\.json|vitest\.config\.ts)(?:#[\w-]+)?)$/;
 
 /** Team material outside the repository, and work-item numbers, mean nothing to a reader. */
 const FORBIDDEN: ReadonlyArray<readonly [RegExp, string]> = [

@@ -64,11 +64,11 @@ function createRoutes(runs: ActionRun[]): RouteDefinition[] {
         const email = typeof body.email === 'string' ? body.email : '';
         switch (body.intent) {
           case 'redirect':
-            redirect('/signup/done?from=action');
+            return redirect('/signup/done?from=action');
           case 'redirect-absolute':
-            redirect(typeof body.to === 'string' ? body.to : '');
+            return redirect(typeof body.to === 'string' ? body.to : '');
           case 'forbidden':
-            forbidden();
+            return forbidden();
           case 'throw':
             throw new Error('action exploded: SECRET-ACTION-DETAIL');
           default:

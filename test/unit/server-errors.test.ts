@@ -109,11 +109,12 @@ describe('server-side exceptions', () => {
   });
 });
 
+function ThrowsString(): never {
+  // Deliberately not an Error: third-party code does this.
+  throw 'a thrown string';
+}
+
 describe('errors that are not Error objects, or come too late for a status page', () => {
-  function ThrowsString(): never {
-    // Deliberately not an Error: third-party code does this.
-    throw 'a thrown string';
-  }
   const stringRoutes = [
     { path: '/string-in-render', component: ThrowsString },
     {

@@ -71,7 +71,7 @@ describe('slow clients', () => {
     const { server, origin } = await listen(app, { headersTimeoutMs: 1_000, requestTimeoutMs: 2_000, connectionsCheckingIntervalMs: 100 });
     servers.push(server);
     const port = Number(new URL(origin).port);
-    const request = 'GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ' + 'a'.repeat(100);
+    const request = `GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ${'a'.repeat(100)}`;
 
     const started = performance.now();
     const outcome = await new Promise<{ answer: string; closedAfterMs: number }>((resolve) => {
