@@ -104,7 +104,9 @@ const FILL_COMPILE_CACHE = join(ROOT, 'server', 'fill-compile-cache.ts');
 const serverBundleBeside: esbuild.Plugin = {
   name: 'server-bundle-beside',
   setup(build) {
-    build.onResolve({ filter: /^\.\/main\.ts$/ }, (args) => (args.importer === ENTRY || args.importer === FILL_COMPILE_CACHE ? { path: `./${SERVER_BUNDLE}`, external: true } : undefined));
+    build.onResolve({ filter: /^\.\/main\.ts$/ }, (args) =>
+      args.importer === ENTRY || args.importer === FILL_COMPILE_CACHE ? { path: `./${SERVER_BUNDLE}`, external: true } : undefined,
+    );
   },
 };
 

@@ -42,6 +42,9 @@ async function filesUnder(dir: string): Promise<number> {
 
 /** What a crash says, without the stack or the bundle's minified source. */
 function whatFailed(text: string): string {
-  const lines = text.trim().split('\n').filter((line) => line.length < 500);
+  const lines = text
+    .trim()
+    .split('\n')
+    .filter((line) => line.length < 500);
   return lines.find((line) => /^\w*Error\b/.test(line)) ?? lines.at(-1) ?? '';
 }

@@ -62,7 +62,11 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 /** The final stage's instructions, one per line, each with the user it runs as. */
 function finalStageSteps(dockerfile: string): { readonly user: string; readonly line: string }[] {
-  const finalStage = dockerfile.replace(/\\\n\s*/g, '').split(/^FROM /m).at(-1) ?? '';
+  const finalStage =
+    dockerfile
+      .replace(/\\\n\s*/g, '')
+      .split(/^FROM /m)
+      .at(-1) ?? '';
   let user = 'root';
   return finalStage.split('\n').flatMap((line) => {
     const switched = /^USER (\S+)$/.exec(line);
@@ -88,7 +92,11 @@ interface Copy {
 
 /** The final stage's COPY lines, one source each. */
 function finalStageCopies(dockerfile: string): Copy[] {
-  const finalStage = dockerfile.replace(/\\\n\s*/g, '').split(/^FROM /m).at(-1) ?? '';
+  const finalStage =
+    dockerfile
+      .replace(/\\\n\s*/g, '')
+      .split(/^FROM /m)
+      .at(-1) ?? '';
   const copies = [...finalStage.matchAll(/^COPY(?: --from=(\S+))? (\S+) (\S+)$/gm)].map(([, from, source = '', target = '']) => ({ from, source, target }));
   expect(copies.length, 'every COPY of the final stage has one source and one target').toBe(finalStage.match(/^COPY /gm)?.length);
   return copies;
