@@ -33,6 +33,7 @@ const kept = new Map<number, { readonly view: View; readonly title: string; read
 export function Router({ initial, render }: { readonly initial: View; readonly render: (view: View) => ReactNode }) {
   const [view, setView] = useState(initial);
   showView = setView;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `view` is what the effect follows: it runs once each view is on the screen
   useEffect(() => afterShow(), [view]);
   return render(view);
 }
@@ -213,6 +214,7 @@ function failedSubmission(key: number, error: unknown): View {
   return {
     key,
     page: { data: undefined, params: {} },
+    // biome-ignore lint/correctness/noComponentHookFactories: it closes over this failure's error; each failed post is a new view with its own key anyway
     Page: function FailedSubmission(): never {
       throw error;
     },

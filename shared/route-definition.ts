@@ -8,7 +8,7 @@ export type RouteParams = Readonly<Record<string, string>>;
  * `createApp({ getLoadContext })`. An app states its shape once by declaration merging:
  * `declare module '.../shared/route-definition.ts' { interface AppLoadContext { session?: Session } }`.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+// biome-ignore lint/suspicious/noEmptyInterface: empty until an app fills it by declaration merging, which a type alias cannot take
 export interface AppLoadContext {}
 
 /** The request as a page sees it: the parts of a Fetch `Request` that a render can use. */

@@ -114,6 +114,7 @@ function BigPage({ data }: PageProps<BigPageData>) {
 function BigPageWithData({ data }: PageProps<BigPageData>) {
   return (
     <main>
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the benchmark's own rows, standing in for a page's data block */}
       <script type="application/json" dangerouslySetInnerHTML={{ __html: JSON.stringify(data.rows) }} />
       <h1>Catalogue</h1>
       <Table rows={data.rows} />

@@ -28,6 +28,7 @@ export const MAX_URL_LENGTH = 8_192;
 export const MAX_BODY_BYTES = 1_048_576;
 
 /** Decoded text no page path can legitimately hold: NUL and C0/DEL controls. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this expression's purpose
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 function decodes(text: string): string | undefined {

@@ -24,6 +24,7 @@ export function StatusDocument({ title, nonce, analyticsSources, ...view }: Stat
         <meta name="robots" content="noindex" />
         <title>{title}</title>
         <link rel="icon" href={FAVICON_PATH} type="image/svg+xml" />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the status view's own stylesheet, a constant */}
         <style dangerouslySetInnerHTML={{ __html: STATUS_VIEW_CSS }} />
         {analyticsSources.length === 0 ? null : <AnalyticsScripts sources={analyticsSources} nonce={nonce ?? ''} />}
       </head>

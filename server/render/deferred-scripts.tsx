@@ -53,6 +53,7 @@ export function createScriptChain(nonce: string): ScriptChain {
   let ended = false;
   const first = slot.promise;
 
+  // biome-ignore lint/correctness/noComponentHookFactories: one chain per document, made before React renders it; its batches share the chain's state and nonce
   function ScriptBatch({ link }: { readonly link: Promise<Link | null> }) {
     const batch = use(link);
     if (batch === null) return null;
@@ -60,6 +61,7 @@ export function createScriptChain(nonce: string): ScriptChain {
     if (open === batch) open = undefined;
     return (
       <>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: scripts seroval wrote to run here, under the page's nonce */}
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: batch.scripts.join(';') }} />
         <Suspense fallback={null}>
           <ScriptBatch link={batch.next} />

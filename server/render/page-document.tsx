@@ -54,10 +54,12 @@ export function PageDocument({ head, nonce, dataScript, analyticsSources = [], l
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <HeadTags head={head} />
         <link rel="icon" href={FAVICON_PATH} type="image/svg+xml" />
+        {/* biome-ignore-start lint/security/noDangerouslySetInnerHtml: the stylesheet and scripts are the server's own, written for this place (the data by seroval) */}
         <style nonce={nonce} dangerouslySetInnerHTML={{ __html: PAGE_CSS }} />
         {dataScript === undefined ? null : <script nonce={nonce} dangerouslySetInnerHTML={{ __html: dataScript }} />}
         <AnalyticsScripts sources={analyticsSources} nonce={nonce} />
         {liveReloadScript === undefined ? null : <script nonce={nonce} dangerouslySetInnerHTML={{ __html: liveReloadScript }} />}
+        {/* biome-ignore-end lint/security/noDangerouslySetInnerHtml: see above */}
       </head>
       <body>
         <div id="root">{children}</div>

@@ -8,6 +8,7 @@ export function Filler({ from }: { readonly from: string }) {
   return (
     <>
       {Array.from({ length: 60 }, (_, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list of filler, never reordered
         <p key={index}>
           {from} filler paragraph {index + 1}, so that the page is taller than the window.
         </p>
