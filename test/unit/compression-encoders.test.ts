@@ -1,6 +1,6 @@
 import { request as httpRequest, type Server } from 'node:http';
 import type { BrotliCompress, BrotliOptions, Gzip, ZlibOptions } from 'node:zlib';
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliDecompressSync, constants } from 'node:zlib';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { brotliWindowBits } from '../../scripts/lib/brotli-window.ts';
 import { buildApp, waitFor } from '../support/build-app.ts';
@@ -13,6 +13,7 @@ import { unitRoutes } from '../support/pages.tsx';
  * does late or never under load.
  */
 const encoders = vi.hoisted(() => [] as (BrotliCompress | Gzip)[]);
+const brotliOptions = vi.hoisted(() => [] as (BrotliOptions | undefined)[]);
 vi.mock('node:zlib', async (importOriginal) => {
   const zlib = await importOriginal<typeof import('node:zlib')>();
   return {
@@ -20,6 +21,7 @@ vi.mock('node:zlib', async (importOriginal) => {
     createBrotliCompress(options?: BrotliOptions) {
       const encoder = zlib.createBrotliCompress(options);
       encoders.push(encoder);
+      brotliOptions.push(options);
       return encoder;
     },
     createGzip(options?: ZlibOptions) {
@@ -33,6 +35,7 @@ vi.mock('node:zlib', async (importOriginal) => {
 const servers: Server[] = [];
 afterEach(async () => {
   encoders.length = 0;
+  brotliOptions.length = 0;
   await Promise.all(servers.splice(0).map(close));
 });
 
@@ -80,6 +83,17 @@ describe('compressors of streamed pages', () => {
     const html = brotliDecompressSync(body).toString('utf8');
     expect(html).toContain('SLOW-CONTENT-ARRIVED');
     expect(html.endsWith('</html>')).toBe(true);
+  });
+
+  test('brotli is told pages are small, so a shell of a megabyte or more does not get a 4 MiB match finder', async () => {
+    // Without a hint the encoder takes the first write's size; from 1 MiB on, quality 4 then
+    // uses a match finder eight times as large (docs/deployment.md#compression-memory).
+    const origin = await fixtureOrigin();
+    await getRaw(`${origin}/slow`, 'br');
+    expect(brotliOptions).toHaveLength(1);
+    const hint = brotliOptions[0]?.params?.[constants.BROTLI_PARAM_SIZE_HINT];
+    expect(hint).toBeGreaterThan(0);
+    expect(hint).toBeLessThan(1024 * 1024);
   });
 
   test.each(['br', 'gzip'])('%s: a page that ends releases its compressor', async (acceptEncoding) => {
