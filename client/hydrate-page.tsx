@@ -51,8 +51,7 @@ export function startPage(Page: PageComponent): void {
   const page = readPageData();
   const { telemetry, development, navigation = [] } = page;
   collectServerDigests(document);
-  const report =
-    telemetry === undefined ? undefined : (kind: 'uncaught' | 'recoverable', error: unknown) => reportClientError(telemetry, kind, error);
+  const report = telemetry === undefined ? undefined : (kind: 'uncaught' | 'recoverable', error: unknown) => reportClientError(telemetry, kind, error);
   const initial: View = { key: 0, Page, page };
   const onError = report === undefined ? {} : { onError: (error: unknown) => report('uncaught', error) };
   const start = () => startNavigation(initial, navigation);
@@ -64,7 +63,11 @@ export function startPage(Page: PageComponent): void {
         <>
           {/* A new view starts with a fresh error boundary: a failed page does not stick. */}
           <AppRoot key={view.key} showErrorDetail={development === true} formToken={'page' in view ? view.page.formToken : undefined} {...onError}>
-            {'page' in view ? <view.Page data={view.page.data} params={view.page.params} actionData={view.page.actionData} /> : <StatusOnly status={view.status} digest={view.digest} />}
+            {'page' in view ? (
+              <view.Page data={view.page.data} params={view.page.params} actionData={view.page.actionData} />
+            ) : (
+              <StatusOnly status={view.status} digest={view.digest} />
+            )}
           </AppRoot>
           <HydrationMarker root={root} telemetry={telemetry} start={start} />
         </>

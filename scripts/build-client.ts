@@ -42,12 +42,9 @@ function pageEntriesPlugin(files: ReadonlyMap<string, string>): esbuild.Plugin {
         if (file === undefined) return { errors: [{ text: `no page module named ${args.path}` }] };
         return {
           // The component is the module's default export, for navigations that load it later.
-          contents: [
-            `import Page from ${JSON.stringify(file)};`,
-            `import { startPage } from ${JSON.stringify(HYDRATE_MODULE)};`,
-            'startPage(Page);',
-            'export default Page;',
-          ].join('\n'),
+          contents: [`import Page from ${JSON.stringify(file)};`, `import { startPage } from ${JSON.stringify(HYDRATE_MODULE)};`, 'startPage(Page);', 'export default Page;'].join(
+            '\n',
+          ),
           resolveDir: ROOT,
           loader: 'tsx',
         };

@@ -121,9 +121,12 @@ const client = await esbuild.context({
 // here: Node writes one as each run of the server ends, for the next.
 const serverOptions = serverBuildOptions(SERVER_OUT, 'chosen-at-run-time');
 const servers = await Promise.all(
-  ([['server entry', serverOptions.entry], ['server', serverOptions.server]] as const).map(([name, options]) =>
-    esbuild.context({ ...options, plugins: [...(options.plugins ?? []), onRebuild(name)] }),
-  ),
+  (
+    [
+      ['server entry', serverOptions.entry],
+      ['server', serverOptions.server],
+    ] as const
+  ).map(([name, options]) => esbuild.context({ ...options, plugins: [...(options.plugins ?? []), onRebuild(name)] })),
 );
 await Promise.all([client.watch(), ...servers.map((server) => server.watch())]);
 process.stdout.write(`[dev] watching; pages reload through ${RELOAD_URL}\n`);

@@ -185,7 +185,6 @@ function optionalPort(env: Env, name: string): number | undefined {
   return read(env, name) === undefined ? undefined : integer(env, name, 0, 1, 65_535);
 }
 
-
 /**
  * `CSRF_SECRET`: required in production, where every instance must sign form tokens alike.
  * Elsewhere an unset secret is made for the process. The value never appears in a message.

@@ -47,7 +47,11 @@ function subscribe(listener: () => void): () => void {
 
 /** The pending state of the current navigation or submission; `idle` on the server. */
 export function useNavigationState(): NavigationState {
-  return useSyncExternalStore(subscribe, () => current, () => IDLE);
+  return useSyncExternalStore(
+    subscribe,
+    () => current,
+    () => IDLE,
+  );
 }
 
 /** The request's form token (double-submit, docs/building-pages.md); `<Form>` sends it. */

@@ -14,7 +14,7 @@ import { SUSPENSE_DELAY_MS, SUSPENSE_PATH } from './suspense-fixture.ts';
  * are ratios to this server.
  */
 const { port, clientDir, fixtureClientDir } = readBaselineEnv(process.env);
-if (fixtureClientDir === undefined) throw new Error('BENCH_FIXTURE_CLIENT_DIR is not set: the folder of the fixture build\'s client');
+if (fixtureClientDir === undefined) throw new Error("BENCH_FIXTURE_CLIENT_DIR is not set: the folder of the fixture build's client");
 const home = homeTree(clientDir);
 const suspense = suspenseTree(fixtureClientDir);
 

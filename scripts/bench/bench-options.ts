@@ -75,7 +75,10 @@ export function parseBenchOptions(args: readonly string[], env: NodeJS.ProcessEn
     warmupSeconds: number('--warmup', values.warmup ?? env.BENCH_WARMUP, 2, 0, 600),
     rounds: integer('--rounds', values.rounds ?? env.BENCH_ROUNDS, 2, 1, 20),
     coldStarts: integer('--cold-starts', values['cold-starts'] ?? env.BENCH_COLD_STARTS, 15, 0, 50),
-    scenarios: (values.scenarios ?? env.BENCH_SCENARIOS ?? '').split(',').map((id) => id.trim()).filter((id) => id !== ''),
+    scenarios: (values.scenarios ?? env.BENCH_SCENARIOS ?? '')
+      .split(',')
+      .map((id) => id.trim())
+      .filter((id) => id !== ''),
     jsonFile: values.json,
     cpuProfileDir: values['cpu-prof'],
     lighthouseRuns: values.lighthouse === false ? 0 : lighthouseRuns,

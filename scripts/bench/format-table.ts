@@ -121,9 +121,12 @@ function lighthouseTable(lighthouse: LighthouseReport): string {
     ],
   );
   const failing = lighthouse.failingAudits.map(
-    (audit) => `  ${audit.category}  ${audit.id}: ${audit.title}${audit.displayValue === undefined ? '' : ` (${audit.displayValue})`}, ${audit.runs} of ${lighthouse.runs.length} runs`,
+    (audit) =>
+      `  ${audit.category}  ${audit.id}: ${audit.title}${audit.displayValue === undefined ? '' : ` (${audit.displayValue})`}, ${audit.runs} of ${lighthouse.runs.length} runs`,
   );
-  return [table, ...(failing.length === 0 ? [] : ['Audits that cost points:', ...failing]), ...lighthouse.runWarnings.map((warning) => `Lighthouse warning: ${warning}`)].join('\n');
+  return [table, ...(failing.length === 0 ? [] : ['Audits that cost points:', ...failing]), ...lighthouse.runWarnings.map((warning) => `Lighthouse warning: ${warning}`)].join(
+    '\n',
+  );
 }
 
 function throttlingText({ throttlingMethod, throttling }: LighthouseReport): string {

@@ -28,9 +28,13 @@ const STOP_GRACE_MS = 5_000;
 /** Starts Chromium with `--remote-debugging-port=0` and reads the port it chose from its stderr. */
 export async function launchDebuggableChromium(executable: string = chromiumPath()): Promise<DebuggableChromium> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'lighthouse-chromium-'));
-  const child = spawn(executable, [...LIGHTHOUSE_CHROMIUM_FLAGS, `--user-data-dir=${userDataDir}`, '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0', 'about:blank'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    executable,
+    [...LIGHTHOUSE_CHROMIUM_FLAGS, `--user-data-dir=${userDataDir}`, '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0', 'about:blank'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   async function close(): Promise<void> {
@@ -47,7 +51,10 @@ export async function launchDebuggableChromium(executable: string = chromiumPath
   let stderr = '';
   try {
     const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`Chromium (${executable}) gave no DevTools port within ${START_DEADLINE_MS} ms:\n${stderr.slice(-2_000)}`)), START_DEADLINE_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`Chromium (${executable}) gave no DevTools port within ${START_DEADLINE_MS} ms:\n${stderr.slice(-2_000)}`)),
+        START_DEADLINE_MS,
+      );
       child.once('error', (error) => {
         clearTimeout(timer);
         reject(error);
@@ -197,7 +204,9 @@ export async function runLighthouse(url: string, { port, categories }: Lighthous
 export function describeFailingAudits(failing: readonly FailingAudit[]): string {
   return failing
     .map((audit) => {
-      const detail = [audit.displayValue, audit.errorMessage, audit.score === null ? 'errored' : `score ${audit.score}`].filter((part) => part !== undefined && part !== '').join('; ');
+      const detail = [audit.displayValue, audit.errorMessage, audit.score === null ? 'errored' : `score ${audit.score}`]
+        .filter((part) => part !== undefined && part !== '')
+        .join('; ');
       return `${audit.category}  ${audit.id}: ${audit.title} (${detail})`;
     })
     .join('\n');

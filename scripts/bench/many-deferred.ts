@@ -92,8 +92,7 @@ const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 /** The figure as a few lines of text: both answers, and navigation data over document. */
 export function manyDeferredSection(figure: ManyDeferredFigure): string {
-  const row = (label: string, answer: AnswerFigure) =>
-    `${label.padEnd(16)}${answer.medianMs.toFixed(1).padStart(9)}${integer.format(answer.wireBytes).padStart(13)}`;
+  const row = (label: string, answer: AnswerFigure) => `${label.padEnd(16)}${answer.medianMs.toFixed(1).padStart(9)}${integer.format(answer.wireBytes).padStart(13)}`;
   const { document, navigation } = figure;
   return [
     `Many deferred values: ${integer.format(figure.values)} that settle together, brotli, median of ${figure.runs}`,

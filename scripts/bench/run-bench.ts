@@ -75,16 +75,15 @@ const onlyOne = options.coldStartOnly || options.manyDeferredOnly;
 const scenarios = onlyOne ? [] : options.scenarios.length === 0 ? SCENARIOS : SCENARIOS.filter((scenario) => options.scenarios.includes(scenario.id));
 // Lighthouse drives the machine's Chromium (never a downloaded one): say so before building.
 if (!onlyOne && options.lighthouseRuns > 0 && !isPresent(chromiumPath())) {
-  process.stderr.write(`bench: Chromium not found at ${chromiumPath()} for the Lighthouse section: set CHROMIUM_PATH, install it (apt-get install -y chromium), or pass --no-lighthouse\n`);
+  process.stderr.write(
+    `bench: Chromium not found at ${chromiumPath()} for the Lighthouse section: set CHROMIUM_PATH, install it (apt-get install -y chromium), or pass --no-lighthouse\n`,
+  );
   process.exit(2);
 }
 
 // Bounded: twice the planned load time plus two minutes for builds, starts and cold starts,
 // a minute per Lighthouse run (one takes about 10 s), and 10 s per many-deferred run.
-const plannedSeconds = scenarios.reduce(
-  (total, scenario) => total + (1 + scenario.others.length) * (options.warmupSeconds + options.rounds * options.durationSeconds),
-  0,
-);
+const plannedSeconds = scenarios.reduce((total, scenario) => total + (1 + scenario.others.length) * (options.warmupSeconds + options.rounds * options.durationSeconds), 0);
 const deadlineSeconds = Math.round(plannedSeconds * 2 + 120 + options.lighthouseRuns * 60 + options.manyDeferredRuns * 10);
 const deadline = setTimeout(() => {
   progress(`bench: still running after ${deadlineSeconds} s, giving up`);
@@ -124,12 +123,18 @@ if (options.manyDeferredRuns > 0 && !options.coldStartOnly) {
 }
 if (options.manyDeferredOnly) {
   rmSync(logDir, { recursive: true, force: true });
-  process.stdout.write(`\n${manyDeferred === undefined ? 'many-deferred figure skipped (--many-deferred-runs 0)\n' : manyDeferredSection(manyDeferred)}commit ${commit() ?? 'unknown'}, load average ${machine.loadAverage} at start\n`);
+  process.stdout.write(
+    `\n${manyDeferred === undefined ? 'many-deferred figure skipped (--many-deferred-runs 0)\n' : manyDeferredSection(manyDeferred)}commit ${commit() ?? 'unknown'}, load average ${machine.loadAverage} at start\n`,
+  );
   process.exit(0);
 }
 
 progress(`bench: cold starts (${options.coldStarts} per server)`);
-const coldStarts = await measureColdStarts(COLD_START_SERVERS.map((key) => unprofiled[key]), options.coldStarts, logDir);
+const coldStarts = await measureColdStarts(
+  COLD_START_SERVERS.map((key) => unprofiled[key]),
+  options.coldStarts,
+  logDir,
+);
 if (options.coldStartOnly) {
   rmSync(logDir, { recursive: true, force: true });
   process.stdout.write(`\nCold start: spawn to first 200 on /, median of ${options.coldStarts}; commit ${commit() ?? 'unknown'}, load average ${machine.loadAverage} at start\n`);

@@ -41,7 +41,9 @@ async function verify(server: BenchServer, path: string, expectedStatus: number,
   const { status, body } = await httpGet(`${server.origin}${path}`, 10_000);
   const markers = (typeof marker === 'string' ? [marker] : marker).filter((text) => text !== '');
   if (status !== expectedStatus || !markers.every((text) => body.includes(text))) {
-    throw new Error(`${server.name} answered GET ${path} with ${status} (expected ${expectedStatus}${markers.map((text) => ` and ${text.startsWith('"') ? text : `"${text}"`}`).join('')})`);
+    throw new Error(
+      `${server.name} answered GET ${path} with ${status} (expected ${expectedStatus}${markers.map((text) => ` and ${text.startsWith('"') ? text : `"${text}"`}`).join('')})`,
+    );
   }
 }
 

@@ -50,7 +50,12 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
     check('peak RSS vs node:http React (worst scenario)', rssRatios.length === 0 ? undefined : Math.max(...rssRatios), 'at most', 1.3),
     check('cold start vs node:http React', report.coldStart.find((row) => row.ratio !== undefined)?.ratio, 'at most', 1.5),
     check('/ first-load gzip over smallest bundle, navigation aside (bytes)', withoutNavigation?.gzipOverSmallest, 'at most', FIRST_LOAD_ALLOWANCE_BYTES),
-    check('navigation and forms, first-load gzip (bytes)', home === undefined || withoutNavigation === undefined ? undefined : home.gzipBytes - withoutNavigation.gzipBytes, 'at most', NAVIGATION_ALLOWANCE_BYTES),
+    check(
+      'navigation and forms, first-load gzip (bytes)',
+      home === undefined || withoutNavigation === undefined ? undefined : home.gzipBytes - withoutNavigation.gzipBytes,
+      'at most',
+      NAVIGATION_ALLOWANCE_BYTES,
+    ),
     check('status pages first-load JS (bytes)', statusPages.length === 0 ? undefined : Math.max(...statusPages.map((page) => page.bytes)), 'at most', 0),
     check('Lighthouse / FCP, mobile (ms)', roundedMs(lighthouse?.metrics.fcpMs), 'at most', 750),
     check('Lighthouse / LCP, mobile (ms)', roundedMs(lighthouse?.metrics.lcpMs), 'at most', 800),

@@ -74,9 +74,7 @@ function weigh(files: readonly { readonly name: string; readonly contents: Uint8
 /** First-load JavaScript of a page of a built client (`dist/client` after `npm run build`). */
 export async function firstLoadJavaScript(clientDir: string, page: string): Promise<JavaScriptWeight> {
   const urls = await firstLoadUrls(clientDir, page);
-  const files = await Promise.all(
-    urls.map(async (url) => ({ name: url, contents: await readFile(assetFile(clientDir, url)) })),
-  );
+  const files = await Promise.all(urls.map(async (url) => ({ name: url, contents: await readFile(assetFile(clientDir, url)) })));
   return weigh(files);
 }
 
@@ -104,9 +102,7 @@ function inlineScripts(html: string): string[] {
  * inline scripts. For pages that must ship none (status pages), this is the check.
  */
 export async function javaScriptOfDocument(html: string, clientDir: string): Promise<JavaScriptWeight> {
-  const files = await Promise.all(
-    scriptUrlsInHtml(html).map(async (url) => ({ name: url, contents: await readFile(assetFile(clientDir, url)) })),
-  );
+  const files = await Promise.all(scriptUrlsInHtml(html).map(async (url) => ({ name: url, contents: await readFile(assetFile(clientDir, url)) })));
   const inline = inlineScripts(html).map((code, index) => ({ name: `inline #${index + 1}`, contents: Buffer.from(code) }));
   return weigh([...files, ...inline]);
 }

@@ -35,15 +35,19 @@ process.on('message', (message: unknown) => {
   // Idle keep-alive sockets are the client's choice, not a leak: close them before counting.
   server.closeIdleConnections();
   // Measured from an immediate once the timer is done, so our own timer is not counted.
-  setTimeout(() => setImmediate(() => {
-    collect();
-    process.send?.({
-      heapUsed: process.memoryUsage().heapUsed,
-      resources: process.getActiveResourcesInfo(),
-      errorLines,
-      lines,
-    });
-  }), 200);
+  setTimeout(
+    () =>
+      setImmediate(() => {
+        collect();
+        process.send?.({
+          heapUsed: process.memoryUsage().heapUsed,
+          resources: process.getActiveResourcesInfo(),
+          errorLines,
+          lines,
+        });
+      }),
+    200,
+  );
 });
 
 server.listen(0, '127.0.0.1', () => {

@@ -80,9 +80,7 @@ export function createActionHandler(route: RouteDefinition, showPage: RequestHan
     } finally {
       clearTimeout(timer);
     }
-    res.locals.actionResult = isInvalidSubmission(result)
-      ? { status: 422, data: { errors: result.errors, values: result.values } }
-      : { status: 200, data: result };
+    res.locals.actionResult = isInvalidSubmission(result) ? { status: 422, data: { errors: result.errors, values: result.values } } : { status: 200, data: result };
     await showPage(req, res, next);
   };
 }

@@ -6,8 +6,7 @@ import { unreadableTargetOf } from '../http/request-target.ts';
  * RFC 9112 §3.2 / RFC 3986 §3.2.2: `Host = uri-host [ ":" port ]`, where uri-host is an
  * IP-literal in brackets or a reg-name / IPv4 address of unreserved, pct-encoded and sub-delims.
  */
-const VALID_HOST =
-  /^(?:\[[0-9A-Fa-f:.]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})+)(?::[0-9]{0,5})?$/;
+const VALID_HOST = /^(?:\[[0-9A-Fa-f:.]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})+)(?::[0-9]{0,5})?$/;
 
 /**
  * What the grammar admits but no URL parser takes: a port past 65535, a percent-encoded byte in

@@ -18,7 +18,6 @@ const DIGEST = 'XSTATUSPAGEDIGESTX';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-
 /** The hosting provider's analytics scripts (server/render/analytics.ts): URLs and the origins they need. */
 export interface StatusPageAnalytics {
   readonly sources: readonly string[];

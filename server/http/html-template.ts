@@ -4,10 +4,7 @@
  */
 export type HtmlTemplate<Key extends string> = (values: Readonly<Record<Key, string>>) => string;
 
-export function compileTemplate<Key extends string>(
-  html: string,
-  placeholders: ReadonlyArray<readonly [Key, string]>,
-): HtmlTemplate<Key> {
+export function compileTemplate<Key extends string>(html: string, placeholders: ReadonlyArray<readonly [Key, string]>): HtmlTemplate<Key> {
   const byMarker = new Map<string, Key>(placeholders.map(([key, marker]) => [marker, key]));
   const pattern = new RegExp([...byMarker.keys()].join('|'), 'g');
   const literals: string[] = [];

@@ -27,7 +27,10 @@ export class ReadinessState implements Readiness {
 
 function sendProbe(res: Response, ok: boolean): void {
   // The type as Express would spell it, set directly: res.type() would look it up in mime-types.
-  res.status(ok ? 200 : 503).set({ 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).send(ok ? 'ok\n' : 'shutting down\n');
+  res
+    .status(ok ? 200 : 503)
+    .set({ 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' })
+    .send(ok ? 'ok\n' : 'shutting down\n');
 }
 
 /**

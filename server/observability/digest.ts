@@ -11,8 +11,5 @@ export function createDigest(): string {
  */
 export function fingerprintError(name: string, message: string, stack: string | undefined): string {
   const firstFrame = stack?.split('\n').find((line) => line.trimStart().startsWith('at ')) ?? '';
-  return createHash('sha256')
-    .update(`${name}\n${message}\n${firstFrame.trim()}`)
-    .digest('hex')
-    .slice(0, 16);
+  return createHash('sha256').update(`${name}\n${message}\n${firstFrame.trim()}`).digest('hex').slice(0, 16);
 }

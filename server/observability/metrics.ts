@@ -64,4 +64,3 @@ export async function createMetrics({ processMetrics = true }: { readonly proces
     },
   };
 }
-

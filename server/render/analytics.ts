@@ -29,10 +29,9 @@ function originOf(source: string): string | undefined {
 }
 
 export function resolveAnalytics(options: AnalyticsOptions = {}): AnalyticsScripts {
-  const sources = [
-    resolveSource(options.pageViews, DEFAULT_PAGE_VIEWS_SCRIPT),
-    resolveSource(options.speedInsights, DEFAULT_SPEED_INSIGHTS_SCRIPT),
-  ].filter((source) => source !== undefined);
+  const sources = [resolveSource(options.pageViews, DEFAULT_PAGE_VIEWS_SCRIPT), resolveSource(options.speedInsights, DEFAULT_SPEED_INSIGHTS_SCRIPT)].filter(
+    (source) => source !== undefined,
+  );
   const origins = [...new Set(sources.map(originOf).filter((origin) => origin !== undefined))];
   return { sources, origins };
 }

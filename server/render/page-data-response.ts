@@ -99,14 +99,18 @@ export function sendPageData(req: Request, res: Response, { status, meta, value,
   }
   // Made before anything is set on the response: if seroval cannot write the value, the throw
   // becomes the 500 answer (render-page.tsx).
-  const stream = createDataStream(value, {
-    onScript: (script) => writer?.line(script),
-    onDone: finished,
-    onError(error) {
-      onError(error);
-      finished();
+  const stream = createDataStream(
+    value,
+    {
+      onScript: (script) => writer?.line(script),
+      onDone: finished,
+      onError(error) {
+        onError(error);
+        finished();
+      },
     },
-  }, scope);
+    scope,
+  );
   res.once('close', () => {
     writer?.close();
     stream.dispose();

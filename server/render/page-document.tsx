@@ -34,9 +34,7 @@ export function HeadTags({ head }: { readonly head: ResolvedHead }) {
   return (
     <>
       <title>{head.title}</title>
-      {head.meta.map(({ key, value, content }) =>
-        key === 'name' ? <meta key={value} name={value} content={content} /> : <meta key={value} property={value} content={content} />,
-      )}
+      {head.meta.map(({ key, value, content }) => (key === 'name' ? <meta key={value} name={value} content={content} /> : <meta key={value} property={value} content={content} />))}
       {head.canonical === undefined ? null : <link rel="canonical" href={head.canonical} />}
     </>
   );

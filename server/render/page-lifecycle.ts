@@ -174,10 +174,7 @@ export class PageLifecycle {
   }
 
   #logTimedOut(clientStalled: boolean): void {
-    this.#req.log.warn(
-      { route: this.#route, timeoutMs: this.#timeoutMs, clientStalled, digest: this.#timeoutDigest ?? null },
-      'render timed out',
-    );
+    this.#req.log.warn({ route: this.#route, timeoutMs: this.#timeoutMs, clientStalled, digest: this.#timeoutDigest ?? null }, 'render timed out');
   }
 
   #closed(): void {

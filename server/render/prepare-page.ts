@@ -113,13 +113,7 @@ export async function preparePage(
 }
 
 /** A deferred value's rejection: logged once here; the page gets only its digest. */
-function deferredRejected(
-  error: unknown,
-  req: Request,
-  lifecycle: PageLifecycle,
-  development: boolean,
-  causes: WeakMap<DeferredDataError, unknown>,
-): DeferredDataError {
+function deferredRejected(error: unknown, req: Request, lifecycle: PageLifecycle, development: boolean, causes: WeakMap<DeferredDataError, unknown>): DeferredDataError {
   let rejection: DeferredDataError;
   if (isHttpError(error) && error.status < 500) {
     // Nothing sent yet (a crawler waits for the whole document; a shell that reads the value

@@ -35,7 +35,14 @@ function navigationScope(req: Request): string | undefined {
 }
 
 /** A page's data instead of its document, for an in-place navigation (page-data-response.ts). */
-function sendNavigationData(page: PreparedPage, route: DocumentRoute & { readonly assets: PageAssets | null }, req: Request, res: Response, scope: string, compression: boolean): void {
+function sendNavigationData(
+  page: PreparedPage,
+  route: DocumentRoute & { readonly assets: PageAssets | null },
+  req: Request,
+  res: Response,
+  scope: string,
+  compression: boolean,
+): void {
   if (page.form?.setCookie !== undefined) res.append('Set-Cookie', page.form.setCookie);
   sendPageData(req, res, {
     status: page.status,

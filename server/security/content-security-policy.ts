@@ -109,10 +109,7 @@ export function createStatusPagePolicy({ styleHashes, analytics }: StatusPagePol
   }
   return compile({
     ...baseDirectives(),
-    'script-src':
-      analytics === undefined
-        ? ["'none'"]
-        : [`'nonce-${NONCE}'`, "'strict-dynamic'", ...checkedSources('script-src', analytics.scriptSources)],
+    'script-src': analytics === undefined ? ["'none'"] : [`'nonce-${NONCE}'`, "'strict-dynamic'", ...checkedSources('script-src', analytics.scriptSources)],
     'style-src': ["'self'", ...styleHashes.map((hash) => `'${hash}'`)],
     'connect-src': ["'self'", ...checkedSources('connect-src', analytics?.connectSources)],
   });

@@ -11,15 +11,7 @@ export const CSRF_SECRET_MIN_LENGTH = 32;
 export const CSRF_COOKIE = 'csrf';
 
 /** Why a post was refused: the `reason` field of the one `csrf refused` warning. */
-export type CsrfRefusal =
-  | 'cross-site'
-  | 'same-site'
-  | 'unknown sec-fetch-site'
-  | 'origin null'
-  | 'origin mismatch'
-  | 'missing token'
-  | 'token mismatch'
-  | 'bad signature';
+export type CsrfRefusal = 'cross-site' | 'same-site' | 'unknown sec-fetch-site' | 'origin null' | 'origin mismatch' | 'missing token' | 'token mismatch' | 'bad signature';
 
 export interface CsrfOptions {
   /** Signs the tokens: every instance serving the same site needs the same one. Never logged. */

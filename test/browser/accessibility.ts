@@ -121,7 +121,9 @@ export function describeFailures(audit: Audit): string | undefined {
     lines.push(`      see ${violation.helpUrl}`);
   }
   for (const { rule, entry } of gone) {
-    lines.push(`known violation ${rule} is no longer found on ${where}, the page matching ${JSON.stringify(entry.page)}: delete it from KNOWN_VIOLATIONS in test/browser/accessibility.ts and from docs/browser-tests.md`);
+    lines.push(
+      `known violation ${rule} is no longer found on ${where}, the page matching ${JSON.stringify(entry.page)}: delete it from KNOWN_VIOLATIONS in test/browser/accessibility.ts and from docs/browser-tests.md`,
+    );
   }
   return lines.join('\n');
 }
@@ -130,7 +132,12 @@ export class AccessibilityError extends Error {
   override readonly name = 'AccessibilityError';
   readonly audits: readonly Audit[];
   constructor(audits: readonly Audit[]) {
-    super(audits.map(describeFailures).filter((text) => text !== undefined).join('\n'));
+    super(
+      audits
+        .map(describeFailures)
+        .filter((text) => text !== undefined)
+        .join('\n'),
+    );
     this.audits = audits;
   }
 }

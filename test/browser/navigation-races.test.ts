@@ -34,7 +34,13 @@ describe('navigation races in Chromium', () => {
     for (const route of held.splice(0)) await route.continue();
     await page.unroute(/\/assets\/nav-b-[^/]*\.js$/);
     // Page B's code has arrived: the older navigation must not show it now.
-    await expect.poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((entry) => /\/assets\/nav-b-/.test(entry.name) && 'responseEnd' in entry && Number(entry.responseEnd) > 0))).toBe(true);
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          performance.getEntriesByType('resource').some((entry) => /\/assets\/nav-b-/.test(entry.name) && 'responseEnd' in entry && Number(entry.responseEnd) > 0),
+        ),
+      )
+      .toBe(true);
     await page.waitForTimeout(500);
     expect(await page.textContent('h1')).toBe('404');
     expect(new URL(page.url()).pathname).toBe('/nav/missing');

@@ -29,7 +29,13 @@ afterAll(async () => {
 
 /** The spellings of `?next=` whose path resolves to `//` + the attacker's host. */
 function spellings(): string[] {
-  return [`/.//${attackerHost}/phish`, `/x/..//${attackerHost}/phish`, `/%2e//${attackerHost}/phish`, `/./\\${attackerHost}/phish`, `${session.server.origin}//${attackerHost}/phish`];
+  return [
+    `/.//${attackerHost}/phish`,
+    `/x/..//${attackerHost}/phish`,
+    `/%2e//${attackerHost}/phish`,
+    `/./\\${attackerHost}/phish`,
+    `${session.server.origin}//${attackerHost}/phish`,
+  ];
 }
 
 /**

@@ -16,10 +16,7 @@ async function postForm(page: Page, origin: string): Promise<Response | null> {
     route.fulfill({ contentType: 'text/html', body: '<!doctype html><form method="post" action="/"><button>Send</button></form>' }),
   );
   await page.goto(`${origin}${FORM_PATH}`);
-  const [response] = await Promise.all([
-    page.waitForResponse((candidate) => candidate.request().method() === 'POST' && candidate.url() === `${origin}/`),
-    page.click('button'),
-  ]);
+  const [response] = await Promise.all([page.waitForResponse((candidate) => candidate.request().method() === 'POST' && candidate.url() === `${origin}/`), page.click('button')]);
   await page.waitForLoadState('load');
   return response;
 }

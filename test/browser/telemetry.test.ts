@@ -14,7 +14,11 @@ describe('first-party telemetry in Chromium', () => {
     // Leaving the page makes web-vitals report the metrics it holds until then (LCP, CLS, INP).
     await page.goto('about:blank');
     const vitals = () => session.server.logs.filter((line) => line.msg === 'web vital').map((line) => line.vital);
-    await waitFor(() => ['TTFB', 'FCP', 'LCP'].every((name) => vitals().some((vital) => typeof vital === 'object' && vital !== null && 'name' in vital && vital.name === name)), 10_000, 'TTFB, FCP and LCP in the log');
+    await waitFor(
+      () => ['TTFB', 'FCP', 'LCP'].every((name) => vitals().some((vital) => typeof vital === 'object' && vital !== null && 'name' in vital && vital.name === name)),
+      10_000,
+      'TTFB, FCP and LCP in the log',
+    );
     for (const vital of vitals()) expect(vital).toMatchObject({ route: '/', value: expect.any(Number) });
     // The beacons broke no CSP rule (connect-src) and raised nothing.
     expect(problems).toEqual([]);

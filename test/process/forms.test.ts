@@ -51,11 +51,16 @@ async function tokenFrom(server: ServerProcess): Promise<{ readonly cookie: stri
 /** A valid sign-up posted as an old browser would: neither `Sec-Fetch-Site` nor `Origin`. */
 function postSignup(server: ServerProcess, cookie: string, field: string): Promise<Answer> {
   const body = new URLSearchParams({ name: 'Ada', email: 'ada@example.com', [FORM_TOKEN_FIELD]: field }).toString();
-  return send(`${server.origin}/fixtures/form`, 'POST', {
-    'Content-Type': 'application/x-www-form-urlencoded',
-    'Content-Length': String(Buffer.byteLength(body)),
-    Cookie: `csrf=${cookie}`,
-  }, body);
+  return send(
+    `${server.origin}/fixtures/form`,
+    'POST',
+    {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'Content-Length': String(Buffer.byteLength(body)),
+      Cookie: `csrf=${cookie}`,
+    },
+    body,
+  );
 }
 
 const running: ServerProcess[] = [];
@@ -71,11 +76,7 @@ async function start(env: Record<string, string>): Promise<ServerProcess> {
 
 describe('form tokens across instances', () => {
   test('a token instance A issued is accepted by instance B with the same CSRF_SECRET, and refused by one with another', async () => {
-    const [a, b, other] = await Promise.all([
-      start({ CSRF_SECRET: SHARED_SECRET }),
-      start({ CSRF_SECRET: SHARED_SECRET }),
-      start({ CSRF_SECRET: OTHER_SECRET }),
-    ]);
+    const [a, b, other] = await Promise.all([start({ CSRF_SECRET: SHARED_SECRET }), start({ CSRF_SECRET: SHARED_SECRET }), start({ CSRF_SECRET: OTHER_SECRET })]);
     const { cookie, field } = await tokenFrom(a);
     expect(field).toBe(cookie);
 
@@ -104,11 +105,16 @@ describe('form tokens across instances', () => {
   test('an invalid submission is shown again with 422, its errors and its values', async () => {
     const server = await start({ CSRF_SECRET: SHARED_SECRET });
     const body = 'name=&email=not-an-address';
-    const answer = await send(`${server.origin}/fixtures/form`, 'POST', {
-      'Content-Type': 'application/x-www-form-urlencoded',
-      'Content-Length': String(body.length),
-      'Sec-Fetch-Site': 'same-origin',
-    }, body);
+    const answer = await send(
+      `${server.origin}/fixtures/form`,
+      'POST',
+      {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'Content-Length': String(body.length),
+        'Sec-Fetch-Site': 'same-origin',
+      },
+      body,
+    );
     expect(answer.status).toBe(422);
     expect(answer.body).toContain('Enter your name.');
     expect(answer.body).toContain('value="not-an-address"');

@@ -81,16 +81,12 @@ describe('keep-alive', () => {
   });
 
   // The full-length case with the real defaults: a minute of waiting, run every time.
-  test(
-    'with the defaults, an idle connection is reused after 60 s',
-    async () => {
-      const server = await startServerProcess();
-      running.push(server);
-      const connection = await openConnection(server.port);
-      await connection.get();
-      await sleep(60_000);
-      expect(await connection.get()).toMatch(/^HTTP\/1\.1 200 /);
-    },
-    75_000,
-  );
+  test('with the defaults, an idle connection is reused after 60 s', async () => {
+    const server = await startServerProcess();
+    running.push(server);
+    const connection = await openConnection(server.port);
+    await connection.get();
+    await sleep(60_000);
+    expect(await connection.get()).toMatch(/^HTTP\/1\.1 200 /);
+  }, 75_000);
 });

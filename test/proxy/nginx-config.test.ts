@@ -16,10 +16,7 @@ describe('the documented nginx example (deploy/nginx/app.conf)', () => {
   test('passes `nginx -t` exactly as shipped', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'nginx-check-'));
     dirs.push(dir);
-    await writeFile(
-      join(dir, 'nginx.conf'),
-      `pid ${join(dir, 'nginx.pid')};\nevents {}\nhttp {\n  access_log off;\n  include ${SITE_CONFIG};\n}\n`,
-    );
+    await writeFile(join(dir, 'nginx.conf'), `pid ${join(dir, 'nginx.pid')};\nevents {}\nhttp {\n  access_log off;\n  include ${SITE_CONFIG};\n}\n`);
     const check = spawnSync(NGINX, ['-t', '-q', '-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')], { encoding: 'utf8', timeout: 10_000 });
     expect(check.stderr).toBe('');
     expect(check.status).toBe(0);
@@ -36,7 +33,7 @@ describe('the documented nginx example (deploy/nginx/app.conf)', () => {
     expect(site).toMatch(/proxy_set_header Connection "";/);
   });
 
-  test("is rendered for the tests with their ports, and refuses to render if a line they change is gone", async () => {
+  test('is rendered for the tests with their ports, and refuses to render if a line they change is gone', async () => {
     const rendered = await renderSiteConfig({ port: 18080, upstreams: [13000, 13001], locationExtras: 'proxy_bind 127.0.0.2;' });
     expect(rendered).toContain('server 127.0.0.1:13000 ');
     expect(rendered).toContain('server 127.0.0.1:13001 ');

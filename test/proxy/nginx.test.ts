@@ -87,9 +87,7 @@ describe('behind real nginx', () => {
       instances[index] = await startServerProcess(instanceEnv(ports[index]));
     }
     const result = await finished;
-    process.stdout.write(
-      `rolling restart through nginx: ${result.requests.total} requests, ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx\n`,
-    );
+    process.stdout.write(`rolling restart through nginx: ${result.requests.total} requests, ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx\n`);
     expect(result.requests.total).toBeGreaterThan(1_000);
     if (result.errors > 0) process.stdout.write(`nginx error log:\n${await nginx.errorLog()}\n`);
     expect(result.errors).toBe(0);

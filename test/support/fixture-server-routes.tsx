@@ -20,7 +20,6 @@ import type { LateStatusData } from './fixture-pages/late-status.tsx';
 import { loadSlowData, SlowPage } from './slow-page.tsx';
 import { after } from './settle-after.ts';
 
-
 function throwOnServer(): never {
   throw new Error('fixture: thrown on the server');
 }

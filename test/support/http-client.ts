@@ -47,9 +47,7 @@ export function getTimed(url: string, headers: Record<string, string> = {}): Pro
       const chunks: TimedChunk[] = [];
       res.setEncoding('utf8');
       res.on('data', (text: string) => chunks.push({ at: performance.now() - started, text }));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, chunks, body: chunks.map((c) => c.text).join('') }),
-      );
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, chunks, body: chunks.map((c) => c.text).join('') }));
       res.on('error', reject);
     });
     req.on('error', reject);

@@ -124,7 +124,11 @@ export function whyItDoesNotRun(component: SystemComponent, path: string): strin
   const result = spawnSync(path, component.versionArgs, { encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim();
   // The last lines are where a missing library or a crash shows; the rest is noise here.
-  const lastLines = output.split('\n').filter((line) => line.trim() !== '').slice(-3).join(' | ');
+  const lastLines = output
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .slice(-3)
+    .join(' | ');
   const said = lastLines === '' ? '' : ` (it said: ${lastLines})`;
   if (result.error !== undefined) return `\`${command}\` could not run (${result.error.message})`;
   if (result.signal !== null) return `\`${command}\` was killed by ${result.signal}${said}`;
@@ -158,7 +162,8 @@ export function gateSystemComponents(projectNames: readonly string[], env: Env =
     const path = componentPath(component, env);
     if (isPresent(path)) {
       const problem = whyItDoesNotRun(component, path);
-      if (problem !== undefined) failures.push(`${component.label} at ${path} is there but does not run: ${problem}; repair it (${component.install}) or point ${component.pathVariable} at one that works`);
+      if (problem !== undefined)
+        failures.push(`${component.label} at ${path} is there but does not run: ${problem}; repair it (${component.install}) or point ${component.pathVariable} at one that works`);
     } else if (existsSync(path)) {
       // Something that is not an executable file: a wrong override, a broken install. Not absent.
       failures.push(`${component.label} at ${path} is not an executable file (${remedy(component)})`);

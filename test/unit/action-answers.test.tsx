@@ -135,9 +135,7 @@ describe('a client that leaves during an action', () => {
     await waitFor(() => signal?.aborted === true, 2_000, 'the signal to abort');
     expect(signal?.reason).toBeInstanceOf(ClientDisconnectedError);
     await waitFor(() => built.logs.some((line) => line.msg === 'action aborted: client disconnected'), 2_000, 'the abort line');
-    expect(built.logs.filter((line) => line.msg === 'action aborted: client disconnected')).toEqual([
-      expect.objectContaining({ level: LEVEL.info, route: '/orders' }),
-    ]);
+    expect(built.logs.filter((line) => line.msg === 'action aborted: client disconnected')).toEqual([expect.objectContaining({ level: LEVEL.info, route: '/orders' })]);
     expect(errorLines(built.logs)).toEqual([]);
   });
 });

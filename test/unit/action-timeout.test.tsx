@@ -21,10 +21,10 @@ function post(app: Parameters<typeof request>[0], path: string) {
 describe('an action is bounded by the render timeout', () => {
   test('an action that never settles is aborted through its signal, answered with the 500 page, and leaves one error line naming the route', async () => {
     const seen: { aborted?: unknown } = {};
-    const { app, logs } = buildApp(
-      [defineRoute({ path: '/hang', component: () => <h1>Hang</h1>, action: hangingAction(seen) })],
-      { forms: { secret: SECRET }, renderTimeoutMs: RENDER_TIMEOUT_MS },
-    );
+    const { app, logs } = buildApp([defineRoute({ path: '/hang', component: () => <h1>Hang</h1>, action: hangingAction(seen) })], {
+      forms: { secret: SECRET },
+      renderTimeoutMs: RENDER_TIMEOUT_MS,
+    });
     const started = performance.now();
     const res = await post(app, '/hang');
     const tookMs = performance.now() - started;
@@ -47,10 +47,11 @@ describe('an action is bounded by the render timeout', () => {
 
   test("an app's getLoadContext that never settles on a post is bounded the same way", async () => {
     const ran: string[] = [];
-    const { app, logs } = buildApp(
-      [defineRoute({ path: '/ctx', component: () => <h1>Ctx</h1>, action: () => void ran.push('action') })],
-      { forms: { secret: SECRET }, renderTimeoutMs: RENDER_TIMEOUT_MS, getLoadContext: () => new Promise<never>(() => undefined) },
-    );
+    const { app, logs } = buildApp([defineRoute({ path: '/ctx', component: () => <h1>Ctx</h1>, action: () => void ran.push('action') })], {
+      forms: { secret: SECRET },
+      renderTimeoutMs: RENDER_TIMEOUT_MS,
+      getLoadContext: () => new Promise<never>(() => undefined),
+    });
     const res = await post(app, '/ctx');
 
     expect(res.status).toBe(500);

@@ -122,4 +122,3 @@ describe('bodies are counted as they arrive', () => {
     expect(probe?.status).toBe(200);
   });
 });
-

@@ -50,11 +50,7 @@ describe('first-load JavaScript of /', () => {
 
   beforeAll(async () => {
     if (!existsSync(join(CLIENT_DIR, MANIFEST_FILE))) throw new Error(`${CLIENT_DIR}/${MANIFEST_FILE} is missing: run npm run build first`);
-    [home, withoutNavigation, smallest] = await Promise.all([
-      firstLoadJavaScript(CLIENT_DIR, '/'),
-      firstLoadWithoutNavigation(PRODUCT_ROUTES, '/'),
-      smallestHydratingBundle(),
-    ]);
+    [home, withoutNavigation, smallest] = await Promise.all([firstLoadJavaScript(CLIENT_DIR, '/'), firstLoadWithoutNavigation(PRODUCT_ROUTES, '/'), smallestHydratingBundle()]);
   });
 
   test(`stays within ${FIRST_LOAD_ALLOWANCE_BYTES} gzip bytes of the smallest hydrating bundle without navigation`, () => {

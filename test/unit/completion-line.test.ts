@@ -35,7 +35,7 @@ describe('the completion line goes through the logger it is given', () => {
     expect(completion).not.toHaveProperty('level');
   });
 
-  test('a probe\'s line is written at debug, through the same formatter', async () => {
+  test("a probe's line is written at debug, through the same formatter", async () => {
     const { app, lines } = appWithOwnLogger();
     await request(app).get('/healthz').expect(200);
     expect(lines.find((line) => line.msg === 'request completed')).toMatchObject({ severity: 'DEBUG', traceId: 'trace-from-mixin', path: '/healthz' });

@@ -23,7 +23,6 @@ function kindOf(value: unknown): string {
 
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
-
 interface StreamedData {
   readonly fast: string;
   readonly slow: Promise<{ readonly text: string; readonly when: Date }>;
@@ -88,7 +87,11 @@ function streamedRoutes(): RouteDefinition[] {
     defineRoute({
       path: '/rejected',
       component: RejectedPage,
-      load: () => ({ broken: after(20, (): string => { throw new Error('SECRET-DEFERRED-FAILURE'); }) }),
+      load: () => ({
+        broken: after(20, (): string => {
+          throw new Error('SECRET-DEFERRED-FAILURE');
+        }),
+      }),
     }),
     defineRoute({ path: '/late-not-found', component: RejectedPage, load: () => ({ broken: after(20, (): string => notFound()) }) }),
     defineRoute({ path: '/never', component: NeverPage, load: () => ({ never: new Promise<string>(() => undefined) }) }),
@@ -201,7 +204,9 @@ describe('deferred data: promises inside what load returns', () => {
 
   test('shows message and stack of a rejection in development', async () => {
     const { routes, assets } = asHydrating(streamedRoutes());
-    const res = await request(buildApp(routes, { assets, development: true }).app).get('/rejected').set('User-Agent', DESKTOP_CHROME);
+    const res = await request(buildApp(routes, { assets, development: true }).app)
+      .get('/rejected')
+      .set('User-Agent', DESKTOP_CHROME);
     await expect(at(pageDataOf(res.text), 'data', 'broken')).rejects.toMatchObject({
       message: 'SECRET-DEFERRED-FAILURE',
       stack: expect.stringContaining('SECRET-DEFERRED-FAILURE'),

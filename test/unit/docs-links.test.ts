@@ -10,7 +10,13 @@ import { describe, expect, test } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const DOCS = join(ROOT, 'docs');
 
-const documents = [join(ROOT, 'README.md'), ...readdirSync(DOCS).filter((name) => name.endsWith('.md')).sort().map((name) => join(DOCS, name))];
+const documents = [
+  join(ROOT, 'README.md'),
+  ...readdirSync(DOCS)
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => join(DOCS, name)),
+];
 
 /** Fenced code blocks are examples and program output: no links, and no code spans, inside. */
 function withoutFences(markdown: string): string {
@@ -65,7 +71,8 @@ function checkTarget(file: string, target: string, readMarkdown: (path: string) 
 }
 
 /** Repository paths named in code spans, e.g. `server/config.ts` or `docs/security.md#csp`. */
-const REPO_PATH = /^(?:(?:server|client|shared|scripts|test|deploy|docs|\.ci)\/[\w./-]*(?:#[\w-]+)?|(?:README\.md|Dockerfile|package\.json|package-lock\.json|tsconfig\.json|vitest\.config\.ts)(?:#[\w-]+)?)$/;
+const REPO_PATH =
+  /^(?:(?:server|client|shared|scripts|test|deploy|docs|\.ci)\/[\w./-]*(?:#[\w-]+)?|(?:README\.md|Dockerfile|package\.json|package-lock\.json|tsconfig\.json|vitest\.config\.ts)(?:#[\w-]+)?)$/;
 
 /** Team material outside the repository, and work-item numbers, mean nothing to a reader. */
 const FORBIDDEN: ReadonlyArray<readonly [RegExp, string]> = [

@@ -59,7 +59,11 @@ describe('the folders of server/', () => {
   });
 
   test('the walk finds a cycle when there is one', () => {
-    const graph = new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])]]);
+    const graph = new Map([
+      ['a', new Set(['b'])],
+      ['b', new Set(['c'])],
+      ['c', new Set(['a'])],
+    ]);
     expect(cycles(graph).length).toBeGreaterThan(0);
   });
 });

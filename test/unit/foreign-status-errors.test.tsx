@@ -81,7 +81,14 @@ describe("Express's own body parsers keep their status pages and log as before",
   test.each([
     ['JSON that does not parse', 400, (app: Parameters<typeof request>[0]) => post(app).set('Content-Type', 'application/json').send('{"name": ')],
     ['a charset the parser does not know', 415, (app: Parameters<typeof request>[0]) => post(app).set('Content-Type', 'application/json; charset=klingon').send('{}')],
-    ['more form fields than the parser takes', 413, (app: Parameters<typeof request>[0]) => post(app).type('form').send(Array.from({ length: 1_001 }, (_, i) => `f${i}=1`).join('&'))],
+    [
+      'more form fields than the parser takes',
+      413,
+      (app: Parameters<typeof request>[0]) =>
+        post(app)
+          .type('form')
+          .send(Array.from({ length: 1_001 }, (_, i) => `f${i}=1`).join('&')),
+    ],
   ] as const)('%s: %i, and no line but the completion line', async (_case, status, send) => {
     const { app, logs } = buildApp(routes, { forms: { secret: SECRET } });
     const res = await send(app);

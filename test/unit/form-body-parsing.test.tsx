@@ -30,11 +30,7 @@ function actionApp(): TestApp & { readonly bodies: Array<Readonly<Record<string,
 describe('urlencoded fields', () => {
   test('stay flat: brackets in a name are part of the name, never a nested object', async () => {
     const { app, bodies } = actionApp();
-    const res = await request(app)
-      .post('/profile')
-      .set('Sec-Fetch-Site', 'same-origin')
-      .type('form')
-      .send('user[name]=Ada&user[role]=admin&tags[]=a&tags[]=b&plain=1');
+    const res = await request(app).post('/profile').set('Sec-Fetch-Site', 'same-origin').type('form').send('user[name]=Ada&user[role]=admin&tags[]=a&tags[]=b&plain=1');
     expect(res.status).toBe(200);
     expect(bodies).toEqual([{ 'user[name]': 'Ada', 'user[role]': 'admin', 'tags[]': ['a', 'b'], plain: '1' }]);
     expect(Object.keys(bodies[0] ?? {})).not.toContain('user');
@@ -56,7 +52,11 @@ describe('a compressed body', () => {
 
   test('the same JSON uncompressed reaches the action (the control case)', async () => {
     const { app, bodies } = actionApp();
-    const res = await request(app).post('/profile').set('Sec-Fetch-Site', 'same-origin').set('Content-Type', 'application/json').send(JSON.stringify({ name: 'Ada' }));
+    const res = await request(app)
+      .post('/profile')
+      .set('Sec-Fetch-Site', 'same-origin')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ name: 'Ada' }));
     expect(res.status).toBe(200);
     expect(bodies).toEqual([{ name: 'Ada' }]);
   });

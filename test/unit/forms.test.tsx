@@ -181,7 +181,10 @@ describe('what an action answers', () => {
 
   test('redirect(): 303 for a JSON body too', async () => {
     const { app, runs } = formApp();
-    const res = await request(app).post('/signup/news').set('Sec-Fetch-Site', 'same-origin').send({ intent: 'redirect', name: 'Ada', tags: ['a', 'b'] });
+    const res = await request(app)
+      .post('/signup/news')
+      .set('Sec-Fetch-Site', 'same-origin')
+      .send({ intent: 'redirect', name: 'Ada', tags: ['a', 'b'] });
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/signup/done?from=action');
     expect(runs[0]?.body).toEqual({ intent: 'redirect', name: 'Ada', tags: ['a', 'b'] });
@@ -222,7 +225,11 @@ describe('what an action answers', () => {
 
   test('the action gets the context of load: the app context, and a body without the token field', async () => {
     const { app, runs } = formApp({ getLoadContext: () => ({ tenant: 't-1' }) as never });
-    await request(app).post('/signup/news?x=1').set('Sec-Fetch-Site', 'same-origin').type('form').send({ name: 'Ada', [FORM_TOKEN_FIELD]: 'whatever' });
+    await request(app)
+      .post('/signup/news?x=1')
+      .set('Sec-Fetch-Site', 'same-origin')
+      .type('form')
+      .send({ name: 'Ada', [FORM_TOKEN_FIELD]: 'whatever' });
     expect(runs).toHaveLength(1);
     expect(runs[0]?.body).toEqual({ name: 'Ada' });
     expect(runs[0]?.context).toEqual({ tenant: 't-1' });
@@ -501,7 +508,10 @@ describe('the cross-site check', () => {
   test('the token may come in a JSON body too', async () => {
     const { app, runs } = formApp();
     const { cookie, field } = await tokenFromPage(app);
-    const res = await request(app).post('/signup/news').set('Cookie', `${CSRF_COOKIE}=${cookie}`).send({ name: 'Ada', [FORM_TOKEN_FIELD]: field });
+    const res = await request(app)
+      .post('/signup/news')
+      .set('Cookie', `${CSRF_COOKIE}=${cookie}`)
+      .send({ name: 'Ada', [FORM_TOKEN_FIELD]: field });
     expect(res.status).toBe(200);
     expect(runs[0]?.body).toEqual({ name: 'Ada' });
   });
@@ -571,7 +581,9 @@ describe('the form token on pages', () => {
     expect(setCookie(again)).toBeUndefined();
     expect(formTokenIn(again.text)).toBe(token);
 
-    const forged = await request(app).get('/signup/news').set('Cookie', `${CSRF_COOKIE}=${issueToken(OTHER_SECRET)}`);
+    const forged = await request(app)
+      .get('/signup/news')
+      .set('Cookie', `${CSRF_COOKIE}=${issueToken(OTHER_SECRET)}`);
     const fresh = cookieValue(setCookie(forged));
     expect(formTokenIn(forged.text)).toBe(fresh);
     expect(fresh).not.toBe(token);
@@ -601,10 +613,26 @@ describe('the log', () => {
     const page = await request(app).get('/signup/news');
     const token = cookieValue(setCookie(page));
     const forged = issueToken(OTHER_SECRET);
-    await request(app).post('/signup/news').set('Cookie', `${CSRF_COOKIE}=${token}`).type('form').send({ name: 'Ada', [FORM_TOKEN_FIELD]: token });
-    await request(app).post('/signup/news').set('Cookie', `${CSRF_COOKIE}=${forged}`).type('form').send({ name: 'Ada', [FORM_TOKEN_FIELD]: forged });
-    await request(app).post('/signup/news').set('Cookie', `${CSRF_COOKIE}=${token}`).type('form').send({ name: 'Ada', [FORM_TOKEN_FIELD]: forged });
-    await request(app).post('/signup/news').set('Cookie', `${CSRF_COOKIE}=${token}`).type('form').send({ intent: 'throw', [FORM_TOKEN_FIELD]: token });
+    await request(app)
+      .post('/signup/news')
+      .set('Cookie', `${CSRF_COOKIE}=${token}`)
+      .type('form')
+      .send({ name: 'Ada', [FORM_TOKEN_FIELD]: token });
+    await request(app)
+      .post('/signup/news')
+      .set('Cookie', `${CSRF_COOKIE}=${forged}`)
+      .type('form')
+      .send({ name: 'Ada', [FORM_TOKEN_FIELD]: forged });
+    await request(app)
+      .post('/signup/news')
+      .set('Cookie', `${CSRF_COOKIE}=${token}`)
+      .type('form')
+      .send({ name: 'Ada', [FORM_TOKEN_FIELD]: forged });
+    await request(app)
+      .post('/signup/news')
+      .set('Cookie', `${CSRF_COOKIE}=${token}`)
+      .type('form')
+      .send({ intent: 'throw', [FORM_TOKEN_FIELD]: token });
     expect(csrfLines(logs)).toHaveLength(2);
     expect(errorLines(logs)).toHaveLength(1);
     const text = JSON.stringify(logs);
@@ -631,7 +659,18 @@ describe("a document's head", () => {
     expect(res.status).toBe(200);
     const names = namesOf(res);
     expect(names.filter((name, i) => names.indexOf(name) !== i)).toEqual([]);
-    for (const name of ['content-type', 'cache-control', 'x-accel-buffering', 'vary', 'strict-transport-security', 'x-frame-options', 'permissions-policy', 'content-security-policy', 'server-timing', 'x-request-id']) {
+    for (const name of [
+      'content-type',
+      'cache-control',
+      'x-accel-buffering',
+      'vary',
+      'strict-transport-security',
+      'x-frame-options',
+      'permissions-policy',
+      'content-security-policy',
+      'server-timing',
+      'x-request-id',
+    ]) {
       expect(names, name).toContain(name);
     }
     expect(String(res.headers['content-security-policy'])).toMatch(/script-src 'nonce-[A-Za-z0-9+/=]{22,}' 'strict-dynamic'/);

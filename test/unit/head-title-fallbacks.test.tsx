@@ -27,14 +27,18 @@ function headOf(html: string): string {
 }
 
 async function documentHead(path: string): Promise<string> {
-  const res = await request(buildApp(routes, { assets, site: SITE }).app).get(path).set('User-Agent', DESKTOP_CHROME);
+  const res = await request(buildApp(routes, { assets, site: SITE }).app)
+    .get(path)
+    .set('User-Agent', DESKTOP_CHROME);
   expect(res.status).toBe(200);
   return headOf(res.text);
 }
 
 /** The head an in-place navigation gets: its title and the og:title tag's content. */
 async function navigationHead(path: string): Promise<{ title: unknown; ogTitle: unknown }> {
-  const res = await request(buildApp(routes, { assets, site: SITE }).app).get(path).set({ [NAVIGATION_HEADER]: 'data', [NAVIGATION_SCOPE_HEADER]: 'n1', 'User-Agent': DESKTOP_CHROME });
+  const res = await request(buildApp(routes, { assets, site: SITE }).app)
+    .get(path)
+    .set({ [NAVIGATION_HEADER]: 'data', [NAVIGATION_SCOPE_HEADER]: 'n1', 'User-Agent': DESKTOP_CHROME });
   const [meta] = navigationLines(res.text);
   const head: unknown = typeof meta === 'object' && meta !== null ? Reflect.get(meta, 'head') : undefined;
   const tags: unknown = typeof head === 'object' && head !== null ? Reflect.get(head, 'meta') : undefined;

@@ -87,9 +87,7 @@ describe('a status helper called in a boundary after the shell was sent', () => 
 
     await waitFor(() => logs.some((line) => line.msg === 'request completed'));
     const problems = logs.filter((line) => line.level >= LEVEL.warn);
-    expect(problems).toEqual([
-      expect.objectContaining({ level: LEVEL.warn, msg: 'status helper called after the shell was sent', route: '/late/:kind', status }),
-    ]);
+    expect(problems).toEqual([expect.objectContaining({ level: LEVEL.warn, msg: 'status helper called after the shell was sent', route: '/late/:kind', status })]);
   });
 
   test('a crawler, which waits for the whole document, gets the status page itself', async () => {

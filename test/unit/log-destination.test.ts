@@ -35,7 +35,7 @@ describe('the log destination', () => {
     expect(read()).toBe('{"n":1}\n{"n":2}\n{"n":3}\n{"n":4}\n');
   });
 
-  test('flushSync and pino\'s flush write what waits at once', () => {
+  test("flushSync and pino's flush write what waits at once", () => {
     const { destination, read } = fileDestination('flush.log');
     destination.write('a\n');
     destination.flushSync();
@@ -62,7 +62,10 @@ describe('the log destination', () => {
     ].join('\n');
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 10_000 });
     expect(child.status).toBe(code);
-    const lines = child.stdout.trim().split('\n').map((line) => JSON.parse(line) as { msg: string });
+    const lines = child.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { msg: string });
     expect(lines).toHaveLength(501);
     expect(lines.at(-1)?.msg).toBe('last words');
   });

@@ -130,7 +130,7 @@ describe("a navigation's data on the wire", () => {
 });
 
 describe('a client that leaves during a navigation', () => {
-  test('the server stops listening to the page\'s pending values: one settling afterwards is not written, nor even read', async () => {
+  test("the server stops listening to the page's pending values: one settling afterwards is not written, nor even read", async () => {
     const watched: Watched = { settle: undefined, reads: 0 };
     const { origin, built } = await serve(watched);
     const connection = await openRawConnection(Number(new URL(origin).port));

@@ -6,7 +6,6 @@ import { asHydrating, buildApp } from '../support/build-app.ts';
 import { arrival, close, DESKTOP_CHROME, getTimed, listen } from '../support/http-client.ts';
 import { after } from '../support/settle-after.ts';
 
-
 function Slow({ value }: { readonly value: Promise<string> }) {
   return <p>{use(value)}</p>;
 }
@@ -61,20 +60,26 @@ describe("a page's data for an in-place navigation", () => {
     }
   });
 
-  test("a route without code answers with no data, so the browser loads it in full", async () => {
-    const res = await request(buildApp(routes, { assets: pages.assets }).app).get('/server-only').set(NAVIGATION);
+  test('a route without code answers with no data, so the browser loads it in full', async () => {
+    const res = await request(buildApp(routes, { assets: pages.assets }).app)
+      .get('/server-only')
+      .set(NAVIGATION);
     expect(lines(res.text)[0]).toMatchObject({ route: '/server-only', assets: null });
   });
 
-  test('an address no route has answers the 404 as JSON, with the status page\'s words', async () => {
-    const res = await request(buildApp(routes, { assets: pages.assets }).app).get('/no/such/thing').set(NAVIGATION);
+  test("an address no route has answers the 404 as JSON, with the status page's words", async () => {
+    const res = await request(buildApp(routes, { assets: pages.assets }).app)
+      .get('/no/such/thing')
+      .set(NAVIGATION);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ status: 404, message: 'This page could not be found.' });
   });
 
   test('a scope that is not a plain short name gets the document instead', async () => {
     for (const scope of ['"];alert(1);//', 'a'.repeat(40), '']) {
-      const res = await request(buildApp(routes, { assets: pages.assets }).app).get('/things/1').set({ ...NAVIGATION, 'X-Navigation-Scope': scope });
+      const res = await request(buildApp(routes, { assets: pages.assets }).app)
+        .get('/things/1')
+        .set({ ...NAVIGATION, 'X-Navigation-Scope': scope });
       expect(res.headers['content-type'], scope).toBe('text/html; charset=utf-8');
     }
   });

@@ -54,7 +54,11 @@ function profileJson(): unknown {
 }
 
 function Profile({ profile }: { readonly profile: unknown }) {
-  return <p id="profile">admin: {String(at(profile, 'isAdmin'))}; keys: {ownKeys(profile).join(',')}</p>;
+  return (
+    <p id="profile">
+      admin: {String(at(profile, 'isAdmin'))}; keys: {ownKeys(profile).join(',')}
+    </p>
+  );
 }
 
 const pages: RouteDefinition[] = [
@@ -146,9 +150,10 @@ describe('an Error in the page data', () => {
 
 describe('a promise inside a Map or a Set', () => {
   test.each(PATHS)('is deferred data like any other: its rejection is one error line, the browser gets only the digest (%s)', async (_path, headers, dataOf) => {
-    const failing = () => after(10, (): string => {
-      throw Object.assign(new Error('SECRET-IN-MAP'), { sql: 'SELECT password FROM users' });
-    });
+    const failing = () =>
+      after(10, (): string => {
+        throw Object.assign(new Error('SECRET-IN-MAP'), { sql: 'SELECT password FROM users' });
+      });
     const shaped = asHydrating([defineRoute({ path: '/in-map', component: () => <p>IN-MAP</p>, load: () => ({ byId: new Map([['a', failing()]]), set: new Set([failing()]) }) })]);
     const built = buildApp(shaped.routes, { assets: shaped.assets });
     const res = await request(built.app).get('/in-map').set(headers);

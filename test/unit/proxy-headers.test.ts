@@ -18,7 +18,7 @@ async function completion(trustProxy: AppOptions['trustProxy'], headers: Record<
 }
 
 describe('forwarded headers', () => {
-  test('are ignored by default: address, protocol and host are the connection\'s own', async () => {
+  test("are ignored by default: address, protocol and host are the connection's own", async () => {
     const { res, line } = await completion(undefined, SPOOFED);
     expect(line).toMatchObject({ ip: expect.stringMatching(/127\.0\.0\.1$/), protocol: 'http' });
     expect(res.text).toContain('while loading app.internal (see');
@@ -83,7 +83,7 @@ describe('X-Forwarded-For that is not an address (TRUST_PROXY=true believes any 
     return request(app).post(VITALS_ENDPOINT).set('X-Forwarded-For', forwardedFor).set('Content-Type', 'application/json').send('{}');
   }
 
-  test('never makes a rate-limit bucket of its own: every such value shares the peer\'s', async () => {
+  test("never makes a rate-limit bucket of its own: every such value shares the peer's", async () => {
     const { app } = buildApp(unitRoutes(), { trustProxy: true, telemetry: { enabled: true, ratePerMinute: 3 } });
     const statuses: number[] = [];
     for (let i = 0; i < 6; i += 1) statuses.push((await postVital(app, `${i}-${JUNK}`)).status);
@@ -101,7 +101,7 @@ describe('X-Forwarded-For that is not an address (TRUST_PROXY=true believes any 
     expect((await postVital(app, '2001:db8::1')).status).toBe(429);
   });
 
-  test('is not what the completion line logs as the address: the peer\'s is', async () => {
+  test("is not what the completion line logs as the address: the peer's is", async () => {
     const { app, logs } = buildApp(unitRoutes(), { trustProxy: true });
     await request(app).get('/users/1').set('X-Forwarded-For', JUNK);
     await request(app).get('/users/1').set('X-Forwarded-For', '<script>, 203.0.113.9');

@@ -24,7 +24,10 @@ function loginApp(): TestApp {
 
 /** Posts the login form with `?next=` set to `next`, as a plain post or as an in-place submission. */
 function postLogin(app: TestApp['app'], next: string, inPlace: boolean): request.Test {
-  const posted = request(app).post(`/login?${new URLSearchParams({ next })}`).set('Host', HOST).set('Sec-Fetch-Site', 'same-origin');
+  const posted = request(app)
+    .post(`/login?${new URLSearchParams({ next })}`)
+    .set('Host', HOST)
+    .set('Sec-Fetch-Site', 'same-origin');
   if (inPlace) posted.set(NAVIGATION_HEADER, 'data').set(NAVIGATION_SCOPE_HEADER, 'n1');
   return posted.type('form').send({ user: 'ada' });
 }

@@ -219,7 +219,12 @@ describe('render timeout', () => {
     // One event, one line: no warning before the error line.
     const problems = logs.filter((line) => line.level >= LEVEL.warn);
     expect(problems).toEqual([
-      expect.objectContaining({ level: LEVEL.error, digest, route: path, err: expect.objectContaining({ name: 'RenderTimeoutError', message: 'The render did not finish within 100 ms' }) }),
+      expect.objectContaining({
+        level: LEVEL.error,
+        digest,
+        route: path,
+        err: expect.objectContaining({ name: 'RenderTimeoutError', message: 'The render did not finish within 100 ms' }),
+      }),
     ]);
   });
 

@@ -138,9 +138,7 @@ describe('the request as load sees it', () => {
   });
 
   test('gives load an empty context without getLoadContext', async () => {
-    const { app } = buildApp([
-      defineRoute({ path: '/ctx', component: Shown, load: ({ context }: LoadContext) => ({ keys: Object.keys(context) }) }),
-    ]);
+    const { app } = buildApp([defineRoute({ path: '/ctx', component: Shown, load: ({ context }: LoadContext) => ({ keys: Object.keys(context) }) })]);
     const res = await request(app).get('/ctx');
     expect(shown(res.text)).toEqual({ keys: [] });
   });

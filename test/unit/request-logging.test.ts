@@ -201,11 +201,7 @@ describe('the completion line', () => {
       },
     ]);
     for (const path of ['/users/1', '/missing', '/throw-in-load', '/sets-cookie']) {
-      await request(app)
-        .get(path)
-        .set('Cookie', 'session=COOKIE-SECRET')
-        .set('Authorization', 'Bearer AUTH-SECRET')
-        .set('Proxy-Authorization', 'Basic PROXY-SECRET');
+      await request(app).get(path).set('Cookie', 'session=COOKIE-SECRET').set('Authorization', 'Bearer AUTH-SECRET').set('Proxy-Authorization', 'Basic PROXY-SECRET');
     }
     const text = logs.map((line) => JSON.stringify(line)).join('\n');
     expect(logs.length).toBeGreaterThanOrEqual(6);

@@ -96,7 +96,7 @@ describe('with a public origin, nothing the client sends moves the host of the a
 describe('without a public origin, the host is the validated Host header', () => {
   const app = rawApp({});
 
-  test('an absolute-form target: the host of request.url is the Host header, the path the target\'s', async () => {
+  test("an absolute-form target: the host of request.url is the Host header, the path the target's", async () => {
     const res = await app.get('http://evil.example/echo?q=1', 'Host: app.test:8080\r\n');
     expect(res.status).toBe(200);
     expect(shownUrl(res.body)).toBe('http://app.test:8080/echo?q=1');
@@ -120,9 +120,7 @@ describe('without a public origin, the host is the validated Host header', () =>
     expect(res.body).toContain('<title>400: Bad Request.</title>');
     const lines = app.logs().slice(before);
     expect(errorLines(lines)).toEqual([]);
-    expect(lines.filter((line) => line.msg === 'malformed request')).toEqual([
-      expect.objectContaining({ level: LEVEL.info, problem }),
-    ]);
+    expect(lines.filter((line) => line.msg === 'malformed request')).toEqual([expect.objectContaining({ level: LEVEL.info, problem })]);
   });
 
   test('a request with no host at all (HTTP/1.0) that asks for its URL gets the 400 page', async () => {

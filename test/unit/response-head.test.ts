@@ -48,7 +48,7 @@ describe('the head of every answer', () => {
     }
   });
 
-  test("keeps a header the answer set itself, and what it passes to writeHead wins", async () => {
+  test('keeps a header the answer set itself, and what it passes to writeHead wins', async () => {
     const app = appWithHead();
     app.get('/own', (_req, res) => {
       res.setHeader('X-Frame-Options', 'DENY');
@@ -101,7 +101,7 @@ describe('the head of every answer', () => {
     expect(allow.headers['x-request-id']).toMatch(/^req-\d+$/);
   });
 
-  test('other apps in the same process keep Node\'s own writeHead', async () => {
+  test("other apps in the same process keep Node's own writeHead", async () => {
     appWithHead();
     const plain = express();
     plain.get('/', (_req, res) => void res.send('plain'));

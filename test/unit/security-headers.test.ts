@@ -44,7 +44,7 @@ describe('Content-Security-Policy', () => {
     expect(csp).not.toContain('unsafe-eval');
   });
 
-  test('gives the same nonce to every script and style of a streamed page, React\'s own included', async () => {
+  test("gives the same nonce to every script and style of a streamed page, React's own included", async () => {
     const { app: streaming } = buildApp(unitRoutes(20));
     const res = await request(streaming).get('/slow').set('User-Agent', 'Mozilla/5.0 Chrome/140.0');
     const nonce = nonceOfHeader(res.headers['content-security-policy']);
@@ -198,7 +198,7 @@ describe('helmet headers', () => {
 });
 
 describe('every kind of answer', () => {
-  test('carries helmet\'s headers, Permissions-Policy, a Content-Security-Policy and its own request id', async () => {
+  test("carries helmet's headers, Permissions-Policy, a Content-Security-Policy and its own request id", async () => {
     const { helmetStaticHeaders, PERMISSIONS_POLICY } = await import('../../server/security/security-headers.ts');
     const { app } = buildApp(unitRoutes(), { telemetry: { enabled: true } });
     const answers: Array<readonly [string, request.Response]> = [

@@ -29,9 +29,7 @@ describe('server-side exceptions', () => {
 
     expect(res.status).toBe(500);
     expect(res.text).toContain('<title>500: Internal Server Error.</title>');
-    expect(res.text).toContain(
-      'Application error: a server-side exception has occurred while loading shop.example.com (see the server logs for more information).',
-    );
+    expect(res.text).toContain('Application error: a server-side exception has occurred while loading shop.example.com (see the server logs for more information).');
     expect(res.text).toContain('<meta name="robots" content="noindex"/>');
     expect(res.text).not.toMatch(/<script/i);
     // A status page's policy: no nonce, no script (docs/security.md).

@@ -170,21 +170,21 @@ describe('JSON answers for wildcard clients', () => {
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
   });
 
-  test.each(['application/ld+json, */*', 'application/problem+json, */*;q=0.9'])(
-    'a client whose Accept (%s) reaches HTML and JSON only through */* gets HTML',
-    async (accept) => {
-      const { app } = buildApp(unitRoutes());
-      const res = await request(app).get('/missing').set('Accept', accept);
-      expect(res.status).toBe(404);
-      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    },
-  );
+  test.each(['application/ld+json, */*', 'application/problem+json, */*;q=0.9'])('a client whose Accept (%s) reaches HTML and JSON only through */* gets HTML', async (accept) => {
+    const { app } = buildApp(unitRoutes());
+    const res = await request(app).get('/missing').set('Accept', accept);
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+  });
 });
 
 /** `sha256-…` of the text of each `<style>` element, as a browser hashes it for CSP. */
 function styleHashes(html: string): string[] {
   return [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)].map(
-    (match) => `sha256-${createHash('sha256').update(match[1] ?? '', 'utf8').digest('base64')}`,
+    (match) =>
+      `sha256-${createHash('sha256')
+        .update(match[1] ?? '', 'utf8')
+        .digest('base64')}`,
   );
 }
 
@@ -193,7 +193,7 @@ function styleSources(csp: string): string[] {
   return directive.split(' ').slice(1);
 }
 
-describe('the status answers\' Content-Security-Policy (docs/security.md)', () => {
+describe("the status answers' Content-Security-Policy (docs/security.md)", () => {
   const { app } = buildApp(unitRoutes());
 
   test.each([
@@ -238,7 +238,7 @@ describe('the status answers\' Content-Security-Policy (docs/security.md)', () =
     expect(res.headers['content-security-policy']).toMatch(/style-src 'self' 'nonce-[^']+';/);
   });
 
-  test('with analytics on, the status page keeps the request\'s nonce for its scripts only; the style stays allowed by hash', async () => {
+  test("with analytics on, the status page keeps the request's nonce for its scripts only; the style stays allowed by hash", async () => {
     const { app: withAnalytics } = buildApp(unitRoutes(), { analytics: { pageViews: 'https://analytics.example.com/pv.js' } });
     const res = await request(withAnalytics).get('/missing');
     const csp = String(res.headers['content-security-policy']);
@@ -302,7 +302,7 @@ describe('status answers as prepared bytes', () => {
     expect(first.rest).not.toContain('nonce');
   });
 
-  test('a fresh app\'s first 404, as HTML and as JSON, is the same bytes as its second: the answer made on first use is the one kept', async () => {
+  test("a fresh app's first 404, as HTML and as JSON, is the same bytes as its second: the answer made on first use is the one kept", async () => {
     const fresh = await listen(buildApp(unitRoutes()).app);
     try {
       const freshPort = Number(new URL(fresh.origin).port);
@@ -326,7 +326,7 @@ describe('status answers as prepared bytes', () => {
     expect(second.rest.replace(digest(second.rest), 'DIGEST')).toBe(first.rest.replace(digest(first.rest), 'DIGEST'));
   });
 
-  test('the Content-Length is the body\'s length in bytes', async () => {
+  test("the Content-Length is the body's length in bytes", async () => {
     for (const lines of [['GET /no/such/page HTTP/1.1'], ['GET /missing HTTP/1.1', 'Accept: application/json'], ['GET /throw-in-load HTTP/1.1']]) {
       const answer = await raw(lines);
       const separator = answer.indexOf('\r\n\r\n');

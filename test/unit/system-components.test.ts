@@ -3,16 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  CHROMIUM,
-  NGINX,
-  REQUIRE_SWITCH,
-  SystemComponentError,
-  componentPath,
-  gateSystemComponents,
-  isPresent,
-  type Env,
-} from '../support/system-components.ts';
+import { CHROMIUM, NGINX, REQUIRE_SWITCH, SystemComponentError, componentPath, gateSystemComponents, isPresent, type Env } from '../support/system-components.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');

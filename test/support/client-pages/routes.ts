@@ -3,9 +3,4 @@ import * as alpha from './alpha.tsx';
 import * as beta from './beta.tsx';
 
 /** Two hydrating routes of one page and one of another, and a server-only route. */
-export const routes: readonly RouteDefinition[] = [
-  route('/alpha', alpha),
-  route('/alpha/again', alpha),
-  route('/beta', beta),
-  { path: '/server-only', component: () => null },
-];
+export const routes: readonly RouteDefinition[] = [route('/alpha', alpha), route('/alpha/again', alpha), route('/beta', beta), { path: '/server-only', component: () => null }];
