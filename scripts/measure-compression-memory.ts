@@ -13,7 +13,7 @@ import { sweepOne, SWEEP_PAGES, sweepPageBytes, type SweepResult } from './compr
  *
  * 1. The real app answering bursts of `--concurrency` (40) requests at once for a 1 MB page (a
  *    listing after its data, as a hydrating page is sent), on loopback: uncompressed, brotli as
- *    server/render/compression.ts sets it and with Node's default window (lgwin 22), each also
+ *    server/http/compression.ts sets it and with Node's default window (lgwin 22), each also
  *    under glibc's `MALLOC_ARENA_MAX=1` and with a fixed mmap threshold, and gzip.
  * 2. A sweep of encoder settings alone on the bytes of four pages: memory, ratio and CPU.
  *

@@ -8,7 +8,7 @@ import { procMemoryBytes } from './proc-memory.ts';
 export interface AppRun {
   readonly name: string;
   readonly encoding: PageEncoding;
-  /** A brotli window instead of the app's own (server/render/compression.ts). */
+  /** A brotli window instead of the app's own (server/http/compression.ts). */
   readonly lgwin?: number;
   readonly env?: Readonly<Record<string, string>>;
 }
@@ -19,14 +19,17 @@ const ONE_ARENA = { MALLOC_ARENA_MAX: '1' };
 // later ones in its heaps.
 const FIXED_MMAP = { MALLOC_MMAP_THRESHOLD_: '131072' };
 
-/** Brotli as the app sets it and with Node's default window, under each malloc setting. */
+/**
+ * Brotli as the app sets it and as it was before (Node's default window, no size hint), under
+ * each malloc setting.
+ */
 export const APP_RUNS: readonly AppRun[] = [
   { name: 'identity', encoding: 'identity' },
-  { name: 'br, lgwin 22', encoding: 'br', lgwin: 22 },
+  { name: 'br, lgwin 22, no hint', encoding: 'br', lgwin: 22 },
   { name: 'br', encoding: 'br' },
-  { name: 'br, lgwin 22, MALLOC_ARENA_MAX=1', encoding: 'br', lgwin: 22, env: ONE_ARENA },
+  { name: 'br, lgwin 22, no hint, MALLOC_ARENA_MAX=1', encoding: 'br', lgwin: 22, env: ONE_ARENA },
   { name: 'br, MALLOC_ARENA_MAX=1', encoding: 'br', env: ONE_ARENA },
-  { name: 'br, lgwin 22, MALLOC_MMAP_THRESHOLD_=131072', encoding: 'br', lgwin: 22, env: FIXED_MMAP },
+  { name: 'br, lgwin 22, no hint, MALLOC_MMAP_THRESHOLD_=131072', encoding: 'br', lgwin: 22, env: FIXED_MMAP },
   { name: 'br, MALLOC_MMAP_THRESHOLD_=131072', encoding: 'br', env: FIXED_MMAP },
   { name: 'gzip', encoding: 'gzip' },
 ];

@@ -2,12 +2,12 @@ import { constants, createBrotliCompress, createGzip, type BrotliCompress, type 
 
 /** One way to compress a page, as the sweep tries it. */
 export type EncoderSetting =
-  | { readonly kind: 'br'; readonly quality: number; readonly lgwin: number }
+  | { readonly kind: 'br'; readonly quality: number; readonly lgwin: number; readonly sizeHint?: number }
   | { readonly kind: 'gzip'; readonly level: number; readonly memLevel: number; readonly windowBits: number };
 
 export function settingName(setting: EncoderSetting): string {
   return setting.kind === 'br'
-    ? `br quality ${setting.quality}, lgwin ${setting.lgwin}`
+    ? `br quality ${setting.quality}, lgwin ${setting.lgwin}${setting.sizeHint === undefined ? '' : `, size hint ${setting.sizeHint / 1024} KiB`}`
     : `gzip level ${setting.level}, memLevel ${setting.memLevel}, windowBits ${setting.windowBits}`;
 }
 
@@ -17,6 +17,7 @@ export function createEncoder(setting: EncoderSetting): BrotliCompress | Gzip {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: setting.quality,
       [constants.BROTLI_PARAM_LGWIN]: setting.lgwin,
+      ...(setting.sizeHint === undefined ? {} : { [constants.BROTLI_PARAM_SIZE_HINT]: setting.sizeHint }),
     },
   });
 }

@@ -11,7 +11,8 @@ import { isServerRequest, type ServerMemory } from './messages.ts';
  * every few milliseconds; the parent reads the kernel's peak RSS itself. Answers
  * `memory` and `settle` (collect garbage, then the same numbers) over IPC.
  *
- * argv: the tail boundary's delay in ms; a brotli window (lgwin) to use instead of the app's, or ''.
+ * argv: the tail boundary's delay in ms; a brotli window (lgwin) to use, without a size hint,
+ * instead of the app's own settings, or ''.
  */
 const [tailMs = '300', lgwin = ''] = process.argv.slice(2);
 if (lgwin !== '') overrideBrotliWindow(Number(lgwin));

@@ -13,7 +13,10 @@ const SETTINGS: readonly EncoderSetting[] = [
   { kind: 'br', quality: 4, lgwin: 22 },
   { kind: 'br', quality: 4, lgwin: 20 },
   { kind: 'br', quality: 4, lgwin: 18 },
+  { kind: 'br', quality: 4, lgwin: 17 },
   { kind: 'br', quality: 4, lgwin: 16 },
+  // As server/http/compression.ts sets it.
+  { kind: 'br', quality: 4, lgwin: 18, sizeHint: 256 * 1024 },
   { kind: 'br', quality: 5, lgwin: 18 },
   { kind: 'gzip', level: 6, memLevel: 8, windowBits: 15 },
 ];
