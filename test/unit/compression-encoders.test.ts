@@ -12,8 +12,8 @@ import { unitRoutes } from '../support/pages.tsx';
  * (brotli's window and match finder) until it is destroyed, which garbage collection alone
  * does late or never under load.
  */
-const encoders = vi.hoisted(() => [] as (BrotliCompress | Gzip)[]);
-const brotliOptions = vi.hoisted(() => [] as (BrotliOptions | undefined)[]);
+const encoders = vi.hoisted((): (BrotliCompress | Gzip)[] => []);
+const brotliOptions = vi.hoisted((): (BrotliOptions | undefined)[] => []);
 vi.mock('node:zlib', async (importOriginal) => {
   const zlib = await importOriginal<typeof import('node:zlib')>();
   return {
