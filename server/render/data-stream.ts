@@ -59,11 +59,13 @@ const DOCUMENT_HEADER = `${QUIET_REJECTIONS};${getCrossReferenceHeader(PAGE_DATA
 export function createDataStream(value: unknown, { onScript, onDone, onError, fixed }: DataStreamOptions, scope = PAGE_DATA_SCOPE): DataStream {
   let initial: string | undefined;
   let failed: { readonly error: unknown } | undefined;
+  // Stryker disable next-line ConditionalExpression: equivalent, DOCUMENT_HEADER is this same header for the document's scope, made once
   const header = scope === PAGE_DATA_SCOPE ? DOCUMENT_HEADER : `${QUIET_REJECTIONS};${getCrossReferenceHeader(scope)}`;
   const dispose = crossSerializeStream(value, {
     scopeId: scope,
     plugins: PLUGINS,
     onSerialize(script, isInitial) {
+      // Stryker disable next-line ConditionalExpression: equivalent, without a fixed script the other branch ends in ';undefined', which does nothing
       if (isInitial) initial = fixed === undefined ? `${header};${script}` : `${header};${script};${fixed}`;
       else onScript(script);
     },
