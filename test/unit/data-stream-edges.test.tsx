@@ -26,6 +26,7 @@ const { routes, assets } = asHydrating([
     load: () => ({ broken: after(10, (): string => { throw new Error('deferred failure'); }) }),
   }),
   defineRoute({ path: '/unwritable', component: () => <h1>UNWRITABLE</h1>, load: () => ({ when: new AppDate(0) }) }),
+  defineRoute({ path: '/unwritable-later', component: () => <h1>LATER</h1>, load: () => ({ fast: 'FAST', later: after(10, () => ({ when: new AppDate(0) })) }) }),
 ]);
 
 type Listener = (event: { readonly reason: unknown; preventDefault(): void }) => void;
@@ -89,5 +90,17 @@ describe('a value seroval cannot write in the first script', () => {
     expect(errors).toHaveLength(1);
     expect(JSON.stringify(errors[0])).not.toContain('seroval produced no initial value');
     expect(res.text).toContain(String(errors[0]?.digest));
+  });
+});
+
+describe('a deferred value seroval cannot write', () => {
+  test('ends the navigation data after the lines already sent, with one error line', async () => {
+    const built = buildApp(routes, { assets });
+    const res = await request(built.app).get('/unwritable-later').set({ [NAVIGATION_HEADER]: 'data', [NAVIGATION_SCOPE_HEADER]: 'n5', 'User-Agent': DESKTOP_CHROME });
+    expect(res.status).toBe(200);
+    const lines = navigationLines(res.text);
+    expect(lines).toHaveLength(2);
+    expect(String(lines[1])).toContain('FAST');
+    expect(errorLines(built.logs)).toHaveLength(1);
   });
 });
