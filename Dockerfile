@@ -15,8 +15,11 @@ FROM node:24-slim
 RUN apt-get update \
   && apt-get install -y --no-install-recommends tini \
   && rm -rf /var/lib/apt/lists/*
+# glibc maps blocks of 128 KiB and more on their own and returns them when freed: the memory a
+# burst of compressed pages took is given back (docs/deployment.md#compression-memory).
 ENV NODE_ENV=production \
-    PORT=3000
+    PORT=3000 \
+    MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 # Owned by root and only readable by `node`: the process cannot rewrite its own code.
 # package.json says the entry, main.js, is an ES module ("type": "module").

@@ -64,5 +64,11 @@ export function compressInto(res: Response, encoding: ContentEncoding): BrotliCo
   res.once('close', function releaseCompressor() {
     compressor.destroy();
   });
+  // pipe() does not pass a compressor's failure on (zlib out of memory, say): unheard, it would
+  // be an uncaught exception. The answer is cut instead, so the client cannot take what it got
+  // for a whole page, and whatever wrote into it hears the response close.
+  compressor.once('error', function compressorFailed() {
+    res.destroy();
+  });
   return compressor;
 }

@@ -130,6 +130,11 @@ describe('the Dockerfile', () => {
     expect(finalStage.slice(fill)).toMatch(/^USER root\nRUN chown -R root:root dist\/server\/compile-cache\b/m);
   });
 
+  test("sets glibc's mmap threshold, so the memory of a burst of compressed pages is given back", () => {
+    const finalStage = instructions.split(/^FROM /m).at(-1) ?? '';
+    expect(finalStage).toMatch(/^ENV [\s\S]*?\bMALLOC_MMAP_THRESHOLD_=131072\b/m);
+  });
+
   test('keeps sources, tests and local builds out of the build context', () => {
     const ignored = readFileSync(join(import.meta.dirname, '..', '..', '.dockerignore'), 'utf8').split('\n');
     expect(ignored).toEqual(expect.arrayContaining(['node_modules', 'dist', '.git']));
