@@ -23,7 +23,11 @@ const { routes, assets } = asHydrating([
   defineRoute({
     path: '/rejecting',
     component: () => <h1>REJECTING</h1>,
-    load: () => ({ broken: after(10, (): string => { throw new Error('deferred failure'); }) }),
+    load: () => ({
+      broken: after(10, (): string => {
+        throw new Error('deferred failure');
+      }),
+    }),
   }),
   defineRoute({ path: '/unwritable', component: () => <h1>UNWRITABLE</h1>, load: () => ({ when: new AppDate(0) }) }),
   defineRoute({ path: '/unwritable-later', component: () => <h1>LATER</h1>, load: () => ({ fast: 'FAST', later: after(10, () => ({ when: new AppDate(0) })) }) }),
@@ -56,15 +60,16 @@ function quiets(listeners: readonly Listener[], reason: unknown): boolean {
 
 describe("a deferred value's own rejection is not reported twice", () => {
   test.each([
-    [
-      'in the document',
-      async () => dataScripts((await request(buildApp(routes, { assets }).app).get('/rejecting').set('User-Agent', DESKTOP_CHROME)).text),
-    ],
+    ['in the document', async () => dataScripts((await request(buildApp(routes, { assets }).app).get('/rejecting').set('User-Agent', DESKTOP_CHROME)).text)],
     [
       'in navigation data',
       async () =>
         navigationLines(
-          (await request(buildApp(routes, { assets }).app).get('/rejecting').set({ [NAVIGATION_HEADER]: 'data', [NAVIGATION_SCOPE_HEADER]: 'n3', 'User-Agent': DESKTOP_CHROME })).text,
+          (
+            await request(buildApp(routes, { assets }).app)
+              .get('/rejecting')
+              .set({ [NAVIGATION_HEADER]: 'data', [NAVIGATION_SCOPE_HEADER]: 'n3', 'User-Agent': DESKTOP_CHROME })
+          ).text,
         )
           .slice(1)
           .map(String),
@@ -82,9 +87,11 @@ describe('a value seroval cannot write in the first script', () => {
   test.each([
     ['the document', {}],
     ['navigation data', { [NAVIGATION_HEADER]: 'data', [NAVIGATION_SCOPE_HEADER]: 'n4' }],
-  ])('ends %s in the 500 answer, before anything is sent, with one error line carrying seroval\'s own error', async (_where, headers) => {
+  ])("ends %s in the 500 answer, before anything is sent, with one error line carrying seroval's own error", async (_where, headers) => {
     const built = buildApp(routes, { assets });
-    const res = await request(built.app).get('/unwritable').set({ 'User-Agent': DESKTOP_CHROME, ...headers });
+    const res = await request(built.app)
+      .get('/unwritable')
+      .set({ 'User-Agent': DESKTOP_CHROME, ...headers });
     expect(res.status).toBe(500);
     const errors = errorLines(built.logs);
     expect(errors).toHaveLength(1);
@@ -96,7 +103,9 @@ describe('a value seroval cannot write in the first script', () => {
 describe('a deferred value seroval cannot write', () => {
   test('ends the navigation data after the lines already sent, with one error line', async () => {
     const built = buildApp(routes, { assets });
-    const res = await request(built.app).get('/unwritable-later').set({ [NAVIGATION_HEADER]: 'data', [NAVIGATION_SCOPE_HEADER]: 'n5', 'User-Agent': DESKTOP_CHROME });
+    const res = await request(built.app)
+      .get('/unwritable-later')
+      .set({ [NAVIGATION_HEADER]: 'data', [NAVIGATION_SCOPE_HEADER]: 'n5', 'User-Agent': DESKTOP_CHROME });
     expect(res.status).toBe(200);
     const lines = navigationLines(res.text);
     expect(lines).toHaveLength(2);

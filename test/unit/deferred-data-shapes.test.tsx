@@ -24,6 +24,7 @@ const { routes, assets } = asHydrating([
     path: '/shapes',
     component: () => <h1>SHAPES</h1>,
     load: () => ({
+      // biome-ignore lint/suspicious/noThenProperty: data whose `then` is no function is not a promise, and must not be taken for one
       notAPromise: { then: 'tomorrow', id: 7 },
       dictionary: Object.assign(Object.create(null), { a: 1 }),
       ordinary: { b: 2 },
@@ -32,7 +33,11 @@ const { routes, assets } = asHydrating([
   defineRoute({
     path: '/failing',
     component: () => <h1>FAILING</h1>,
-    load: () => ({ broken: after(10, (): string => { throw new Error('SECRET-REASON'); }) }),
+    load: () => ({
+      broken: after(10, (): string => {
+        throw new Error('SECRET-REASON');
+      }),
+    }),
   }),
 ]);
 
@@ -43,6 +48,7 @@ describe('page data shapes', () => {
     expect(res.status).toBe(200);
     expect(errorLines(built.logs)).toEqual([]);
     const page = pageDataOf(res.text);
+    // biome-ignore lint/suspicious/noThenProperty: the same value, as the browser received it
     expect(at(page, 'data', 'notAPromise')).toEqual({ then: 'tomorrow', id: 7 });
   });
 

@@ -20,7 +20,7 @@ const routes = [
 ];
 
 function headOf(html: string): string {
-  return /<head>([^]*?)<\/head>/.exec(html)?.[1] ?? '';
+  return /<head>([\s\S]*?)<\/head>/.exec(html)?.[1] ?? '';
 }
 
 async function headAt(path: string): Promise<string> {
