@@ -41,6 +41,18 @@ const { routes, assets } = asHydrating([
   }),
 ]);
 
+const serverOnly = [
+  defineRoute({
+    path: '/server-only',
+    component: ({ data }: { readonly data: { readonly format: (n: number) => string } }) => <h1>{data.format(42)}</h1>,
+    load: () => ({ format: (n: number) => `N-${n}` }),
+  }),
+];
+
+const keyed = asHydrating([
+  defineRoute({ path: '/keyed', component: () => <h1>KEYED</h1>, load: () => ({ lookup: new Map<unknown, string>([[() => 1, 'x']]) }) }),
+]);
+
 describe('page data shapes', () => {
   test('an object whose then is no function is data like any other, not a promise', async () => {
     const built = buildApp(routes, { assets });
@@ -69,5 +81,24 @@ describe('page data shapes', () => {
     const digest = errorLines(built.logs)[0]?.digest;
     expect(digest).toEqual(expect.any(String));
     await expect(at(pageDataOf(res.text), 'data', 'broken')).rejects.toMatchObject({ message: 'A deferred value could not be loaded.', digest });
+  });
+});
+
+describe('values only the server may hold', () => {
+  test('a page that ships no JavaScript may keep a function in its data: it renders, unchecked', async () => {
+    const built = buildApp(serverOnly);
+    const res = await request(built.app).get('/server-only');
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('<h1>N-42</h1>');
+    expect(errorLines(built.logs)).toEqual([]);
+  });
+
+  test("a function as a Map's key on a hydrating page: the 500 page, its error line naming where it is", async () => {
+    const built = buildApp(keyed.routes, { assets: keyed.assets });
+    const res = await request(built.app).get('/keyed').set('User-Agent', DESKTOP_CHROME);
+    expect(res.status).toBe(500);
+    const errors = errorLines(built.logs);
+    expect(errors).toHaveLength(1);
+    expect(JSON.stringify(errors[0])).toContain('data.lookup (a key)');
   });
 });
