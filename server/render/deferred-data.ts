@@ -104,9 +104,11 @@ export function deferData<T>(data: T, { onRejected, browser, path: root = 'data'
   /** The value at `key` in the container whose path is `parent`. */
   function walk(value: unknown, parent: string, key: PathKey): unknown {
     if (typeof value !== 'object' || value === null) {
+      // Stryker disable next-line StringLiteral: equivalent, unsendable() describes every function and symbol
       if (checked && (typeof value === 'function' || typeof value === 'symbol')) throw new UnsendableValueError(pathOf(parent, key), unsendable(value) ?? '');
       return value;
     }
+    // Stryker disable next-line StringLiteral: equivalent, unchecked data never reads its paths
     const path = checked ? pathOf(parent, key) : '';
     if (isThenable(value)) return wrap(value, path);
     if (Array.isArray(value)) {
@@ -122,6 +124,7 @@ export function deferData<T>(data: T, { onRejected, browser, path: root = 'data'
         // Assigning `__proto__`, a key that JSON from a database may well hold, would replace
         // the copy's prototype: the component would read fields that are not in the data, and
         // that the browser does not have (seroval writes the key as a key).
+        // Stryker disable next-line ConditionalExpression,BooleanLiteral: equivalent, defining any other key so makes the property assignment makes, and the copy is only read
         if (name === '__proto__') Object.defineProperty(out, name, { value: item, writable: true, enumerable: true, configurable: true });
         else out[name] = item;
       }
