@@ -111,6 +111,16 @@ describe('a redirect to this host on another scheme', () => {
     for (const line of errors) expect(JSON.stringify(line)).toContain('redirect() refused');
   });
 
+  test('a location that is no URL at all is refused, and the error line says why', async () => {
+    const { app, logs } = actionApp();
+    const res = await post(app, { to: 'http://[oops' });
+    expect(res.status).toBe(500);
+    expect(res.headers.location).toBeUndefined();
+    const errors = errorLines(logs);
+    expect(errors).toHaveLength(1);
+    expect(JSON.stringify(errors[0])).toContain('redirect() refused: \\"http://[oops\\" is not a URL');
+  });
+
   test('the same scheme, host and port is reduced to its path (the control case)', async () => {
     const { app } = actionApp({ publicOrigin: new URL('https://shop.example.com') });
     const res = await post(app, { to: 'https://shop.example.com/orders/7?x=1#top' });

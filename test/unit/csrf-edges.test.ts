@@ -108,6 +108,8 @@ describe('what makes a token', () => {
   test.each([
     ['a nonce shorter than 128 bits', 'AAAA'],
     ['a nonce with a character base64url has not', 'AAAAAAAAAAAAAAAAAAAAA+'],
+    ['a nonce of 22 good characters and one more before them', '+AAAAAAAAAAAAAAAAAAAAAA'],
+    ['a nonce of 22 good characters and one more after them', 'AAAAAAAAAAAAAAAAAAAAAA+'],
     ['an empty nonce', ''],
   ])('%s, signed with the right secret, in both: 403, bad signature', async (_case, nonce) => {
     const { app, runs, logs } = formApp();

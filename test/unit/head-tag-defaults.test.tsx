@@ -16,6 +16,7 @@ const routes = [
     component: () => <h1>HTTP</h1>,
     head: { canonical: 'http://legacy.example.org/page', openGraph: { image: 'http://legacy.example.org/card.png' } },
   }),
+  defineRoute({ path: '/colon', component: () => <h1>COLON</h1>, head: { canonical: '/docs/a:b' } }),
   defineRoute({ path: '/blank', component: () => <h1>BLANK</h1>, head: { description: '', robots: '', openGraph: { type: '' } } }),
 ];
 
@@ -48,5 +49,9 @@ describe('head tag defaults', () => {
     expect(head).not.toMatch(/name="description"|name="robots"|property="og:description"|property="og:type"/);
     // The rest of the head is there (the control).
     expect(head).toContain('<meta property="og:site_name" content="Shop"/>');
+  });
+
+  test('a path with a colon after its start is a path, resolved against the public origin', async () => {
+    expect(await headAt('/colon')).toContain('<link rel="canonical" href="https://shop.example.com/docs/a:b"/>');
   });
 });
