@@ -49,9 +49,7 @@ const serverOnly = [
   }),
 ];
 
-const keyed = asHydrating([
-  defineRoute({ path: '/keyed', component: () => <h1>KEYED</h1>, load: () => ({ lookup: new Map<unknown, string>([[() => 1, 'x']]) }) }),
-]);
+const keyed = asHydrating([defineRoute({ path: '/keyed', component: () => <h1>KEYED</h1>, load: () => ({ lookup: new Map<unknown, string>([[() => 1, 'x']]) }) })]);
 
 describe('page data shapes', () => {
   test('an object whose then is no function is data like any other, not a promise', async () => {
