@@ -79,6 +79,20 @@ export function getDecoded(url: string, acceptEncoding: string): Promise<Decoded
   });
 }
 
+/** The bytes on the wire as a browser asking for `acceptEncoding` gets them, not decompressed by a client library. */
+export function getRaw(url: string, acceptEncoding: string): Promise<{ readonly encoding: string | undefined; readonly body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent: false, headers: { 'User-Agent': DESKTOP_CHROME, 'Accept-Encoding': acceptEncoding } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 /** When the first chunk holding `marker` arrived, in ms after the request was sent. */
 export function arrival(response: { readonly chunks: readonly TimedChunk[] }, marker: string): number {
   const chunk = response.chunks.find((candidate) => candidate.text.includes(marker));

@@ -4,7 +4,7 @@ import { brotliDecompressSync, constants } from 'node:zlib';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { brotliWindowBits } from '../../scripts/lib/brotli-window.ts';
 import { buildApp, waitFor } from '../support/build-app.ts';
-import { close, DESKTOP_CHROME, listen } from '../support/http-client.ts';
+import { close, DESKTOP_CHROME, getRaw, listen } from '../support/http-client.ts';
 import { unitRoutes } from '../support/pages.tsx';
 
 /**
@@ -44,20 +44,6 @@ async function fixtureOrigin(): Promise<string> {
   const { server, origin } = await listen(app);
   servers.push(server);
   return origin;
-}
-
-/** The whole body as sent, not decoded. */
-function getRaw(url: string, acceptEncoding: string): Promise<{ readonly encoding: string | undefined; readonly body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { agent: false, headers: { 'User-Agent': DESKTOP_CHROME, 'Accept-Encoding': acceptEncoding } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
 }
 
 /** Asks for `path` and lets go as soon as the first bytes arrive, as a browser that navigates away. */

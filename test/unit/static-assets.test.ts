@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import request from 'supertest';
@@ -7,21 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { loadClientAssets } from '../../server/render/client-assets.ts';
 import { routes } from '../../shared/routes.ts';
 import { buildApp } from '../support/build-app.ts';
-import { close, listen } from '../support/http-client.ts';
-
-/** The bytes on the wire, not decompressed by a client library. */
-function getRaw(url: string, acceptEncoding: string): Promise<{ encoding: string | undefined; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { agent: false, headers: { 'Accept-Encoding': acceptEncoding } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+import { close, getRaw, listen } from '../support/http-client.ts';
 
 const assets = loadClientAssets(join(import.meta.dirname, '..', '..', 'dist', 'client'));
 const script = assets.routes.get('/')?.script ?? '';
