@@ -12,6 +12,7 @@ export const PROJECTS = [
     test: {
       name: 'unit',
       include: ['test/unit/**/*.test.{ts,tsx}'],
+      globalSetup: ['test/support/unit-global-setup.ts'],
       // The production builds of React, as served: dev builds stream error messages and
       // stacks to the browser, which production must never do.
       env: { NODE_ENV: 'production' },

@@ -7,8 +7,8 @@ import * as esbuild from 'esbuild';
 import { ASSETS_PATH, MANIFEST_FILE, type ClientManifest, type PageAssets } from '../server/render/client-assets.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
-/** The product's route table. */
-export const PRODUCT_ROUTES = join(ROOT, 'shared', 'routes.ts');
+/** The app's route table (app/routes.ts), read by the build without being run. */
+export const APP_ROUTES = join(ROOT, 'app', 'routes.ts');
 
 export interface ClientBuildOptions {
   /** A module whose `routes` export is the route table; the page modules it names are the entries. */

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { cleanClientOutput, clientBuildOptions, findPageEntries, PRODUCT_ROUTES, ROOT, writeManifest } from './build-client.ts';
+import { cleanClientOutput, clientBuildOptions, findPageEntries, APP_ROUTES, ROOT, writeManifest } from './build-client.ts';
 import { serverBuildOptions } from './build-server.ts';
 
 /**
@@ -105,7 +105,7 @@ function onRebuild(name: (typeof BUILDS)[number], after?: (result: esbuild.Build
   };
 }
 
-const entries = await findPageEntries(PRODUCT_ROUTES);
+const entries = await findPageEntries(APP_ROUTES);
 await cleanClientOutput(CLIENT_OUT);
 const clientOptions = clientBuildOptions(entries.files, { outDir: CLIENT_OUT, mode: 'development' });
 const client = await esbuild.context({

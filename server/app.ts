@@ -1,8 +1,7 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import { APP_NAME } from '../shared/app-info.ts';
-import type { SiteHead } from '../shared/head.ts';
-import type { RouteDefinition } from '../shared/route-definition.ts';
+import type { ResolvedApp } from './app-definition.ts';
 import { DEFAULTS, type TrustProxy } from './config.ts';
 import { resolveAnalytics, type AnalyticsOptions } from './render/analytics.ts';
 import { ASSETS_PATH, type ClientAssets } from './render/client-assets.ts';
@@ -20,7 +19,6 @@ import { createMetricsMiddleware } from './observability/metrics-middleware.ts';
 import { createPageHandler, type PageHandlerOptions } from './render/render-page.tsx';
 import { createDocumentHeaders } from './render/document-headers.ts';
 import { clientRoutes } from './render/client-routes.ts';
-import type { GetLoadContext } from './render/request-context.ts';
 import { assignNonce, securityHeaderDefaults } from './security/security-headers.ts';
 import { installResponseHead } from './http/response-head.ts';
 import { createCsrfCheck, createFormTokenIssuer } from './security/csrf.ts';
@@ -31,8 +29,8 @@ import { createStatusPages } from './errors/status-pages.ts';
 import { createTelemetryRouter } from './telemetry/telemetry-endpoints.ts';
 
 export interface AppOptions {
-  /** The page table; see shared/routes.ts. */
-  readonly routes: readonly RouteDefinition[];
+  /** The app: its routes, head defaults, load context and middleware (app/app.ts, with its settings read). */
+  readonly app: ResolvedApp;
   readonly logger: Logger;
   /** Built client files and manifest. Without them pages render on the server only. */
   readonly assets?: ClientAssets | undefined;
@@ -54,10 +52,6 @@ export interface AppOptions {
   readonly telemetry?: { readonly enabled: boolean; readonly ratePerMinute?: number };
   /** Compress streamed pages (gzip or brotli, flushed as React flushes). Default: on. */
   readonly compression?: boolean;
-  /** Makes the per-request `context` every `load` receives (a session, a database handle). Default: `{}`. */
-  readonly getLoadContext?: GetLoadContext | undefined;
-  /** App-wide head defaults. Default: the application's name, no description. */
-  readonly site?: Partial<SiteHead> | undefined;
   /** Prometheus series to record into; served by main.ts on its own port. Default: none. */
   readonly metrics?: Metrics | undefined;
   /**
@@ -75,7 +69,8 @@ export interface AppOptions {
  * 404 handler and the error handler last.
  */
 export function createApp(options: AppOptions): Express {
-  const { routes, logger, assets, publicOrigin, metrics, development = false } = options;
+  const { logger, assets, publicOrigin, metrics, development = false } = options;
+  const { routes, site, getLoadContext, middleware } = options.app;
   const liveReloadUrl = development ? options.liveReloadUrl : undefined;
   const reload = liveReloadUrl === undefined ? undefined : liveReloadScript(liveReloadUrl);
   const analytics = resolveAnalytics(options.analytics);
@@ -124,7 +119,7 @@ export function createApp(options: AppOptions): Express {
   // Resolved once here: the page handler takes every setting as given.
   const compression = options.compression ?? DEFAULTS.compression;
   const renderTimeoutMs = options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs;
-  const loadSettings = { getLoadContext: options.getLoadContext, publicOrigin };
+  const loadSettings = { getLoadContext, publicOrigin };
   const pageOptions: PageHandlerOptions = {
     renderTimeoutMs,
     data: {
@@ -141,13 +136,19 @@ export function createApp(options: AppOptions): Express {
       headers: createDocumentHeaders({ policy, compression }),
       onShellReady: metrics === undefined ? undefined : (route: string, seconds: number) => metrics.observeShell(route, seconds),
     },
-    head: { site: { name: options.site?.name ?? APP_NAME, description: options.site?.description }, publicOrigin },
+    head: { site: { name: site?.name ?? APP_NAME, description: site?.description }, publicOrigin },
     client: { assets, routes: clientRoutes(routes, assets) },
   };
   const methodNotAllowed = createMethodNotAllowedHandler(pages);
   const actionMethodNotAllowed = createMethodNotAllowedHandler(pages, 'GET, HEAD, POST');
   const parseFormBody = createFormBodyParser();
   const checkCsrf = csrf === undefined ? undefined : createCsrfCheck(csrf);
+  if (middleware !== undefined) {
+    // The app's own middleware and routes, after the edge and before the pages.
+    const router = express.Router();
+    middleware(router);
+    app.use(router);
+  }
   for (const route of routes) {
     const showPage = createPageHandler(route, pageOptions);
     app.get(route.path, showPage);

@@ -1,4 +1,5 @@
-import { routes } from '../shared/routes.ts';
+import app from '../app/app.ts';
+import { resolveApp, type ResolvedApp } from './app-definition.ts';
 import { ConfigError, parseConfig, type Config } from './config.ts';
 import type { CompileCacheState } from './compile-cache.ts';
 import { START_EXIT, startServer, type RunningServer } from './start-server.ts';
@@ -11,12 +12,13 @@ export interface MainOptions {
 }
 
 /**
- * The only place that reads the environment; a bad value stops the process here, before the log
- * level is known, so its one line goes to stderr as plain text (docs/deployment.md).
+ * The only place that reads the environment: the framework's settings, then the app's own
+ * (app/app.ts). A bad value of either stops the process here, before the log level is known, so
+ * its one line goes to stderr as plain text (docs/deployment.md).
  */
-function readConfig(env: NodeJS.ProcessEnv, defaultAssetsDir: string): Config {
+function readConfig(env: NodeJS.ProcessEnv, defaultAssetsDir: string): { readonly config: Config; readonly app: ResolvedApp } {
   try {
-    return parseConfig(env, { assetsDir: defaultAssetsDir });
+    return { config: parseConfig(env, { assetsDir: defaultAssetsDir }), app: resolveApp(app, env) };
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -33,5 +35,6 @@ function readConfig(env: NodeJS.ProcessEnv, defaultAssetsDir: string): Config {
  * START_EXIT, written by startServer itself.
  */
 export function main({ defaultAssetsDir, compileCache }: MainOptions): Promise<RunningServer> {
-  return startServer(readConfig(process.env, defaultAssetsDir), routes, { compileCache });
+  const { config, app: resolved } = readConfig(process.env, defaultAssetsDir);
+  return startServer(config, resolved, { compileCache });
 }

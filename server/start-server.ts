@@ -2,8 +2,8 @@ import type { RequestListener, Server } from 'node:http';
 import { join } from 'node:path';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
-import type { RouteDefinition } from '../shared/route-definition.ts';
 import { createApp } from './app.ts';
+import type { ResolvedApp } from './app-definition.ts';
 import type { CompileCacheState } from './compile-cache.ts';
 import { loadClientAssets, MANIFEST_FILE, type ClientAssets } from './render/client-assets.ts';
 import type { Config } from './config.ts';
@@ -122,19 +122,19 @@ function listen(server: Server, listener: Listener, logger: Logger): Promise<num
 }
 
 /**
- * Everything `main.ts` does once the configuration is read: load the client build, build the
- * app, serve metrics on their own port when asked, listen, and shut down gracefully on SIGTERM
+ * Everything `main.ts` does once the configuration and the app's settings are read: load the
+ * client build, build the app, serve metrics on their own port when asked, listen, and shut down gracefully on SIGTERM
  * or SIGINT. The metrics port is bound first, so a start that cannot serve its metrics stops
  * before the public port takes any traffic. Fixture servers of the tests start through here too,
  * so they run the real lifecycle.
  */
-export async function startServer(config: Config, routes: readonly RouteDefinition[], options: StartOptions = {}): Promise<RunningServer> {
+export async function startServer(config: Config, definition: ResolvedApp, options: StartOptions = {}): Promise<RunningServer> {
   const logger = createLogger({ level: config.logLevel });
   const assets = loadClientBuild(config.assetsDir, logger);
   const readiness = new ReadinessState();
   const metrics = config.metricsPort === undefined ? undefined : await createMetrics();
   const app = createApp({
-    routes,
+    app: definition,
     logger,
     assets,
     publicOrigin: config.publicOrigin,

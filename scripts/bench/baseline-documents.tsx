@@ -1,11 +1,11 @@
 import type { ReactElement } from 'react';
 import { APP_NAME } from '../../shared/app-info.ts';
 import { AppRoot } from '../../shared/app-root.tsx';
-import HomePage from '../../shared/pages/home.tsx';
+import HomePage from '../../app/pages/home.tsx';
 import { bootstrapScript, loadClientAssets } from '../../server/render/client-assets.ts';
 import { createDataStream } from '../../server/render/data-stream.ts';
 import { resolveHead, type HeadUrls } from '../../shared/head.ts';
-import { head as homeHead } from '../../shared/pages/home.tsx';
+import { head as homeHead } from '../../app/pages/home.tsx';
 import { PageDocument } from '../../server/render/page-document.tsx';
 import { StatusDocument } from '../../server/errors/status-document.tsx';
 import { statusMessage } from '../../shared/http-error.ts';

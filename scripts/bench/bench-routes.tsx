@@ -1,5 +1,5 @@
 import { route, type RouteDefinition } from '../../shared/route-definition.ts';
-import { routes as productRoutes } from '../../shared/routes.ts';
+import { routes as productRoutes } from '../../app/routes.ts';
 import * as deferredPage from './deferred-page.tsx';
 import * as manyDeferredPage from './many-deferred-page.tsx';
 import { DEFERRED_PATH, MANY_DEFERRED_PATH, SUSPENSE_PATH } from './suspense-fixture.ts';
@@ -7,7 +7,7 @@ import * as suspensePage from './suspense-page.tsx';
 
 /**
  * The product's routes plus the benchmark's streaming pages. The fixture build swaps this
- * in for `shared/routes.ts` (see build-bench.ts), so the product's table stays free of bench
+ * in for `app/routes.ts` (see build-bench.ts), so the product's table stays free of bench
  * pages. All are page modules, so the fixture build's client bundles them and they hydrate:
  * each response carries the page's data script, and the deferred pages also the settled values.
  */

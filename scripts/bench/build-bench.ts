@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { buildClient, PRODUCT_ROUTES, ROOT } from '../build-client.ts';
+import { buildClient, APP_ROUTES, ROOT } from '../build-client.ts';
 import { buildServer, bundleNodeEntry, serverBuildOptions } from '../build-server.ts';
 
 /** Everything the bench runs, built into its own folder so a concurrent `npm run build` cannot pull files from under it. */
@@ -19,7 +19,7 @@ export const BENCH_DIR = join(ROOT, 'dist', 'bench');
 const BENCH_ROUTES = join(import.meta.dirname, 'bench-routes.tsx');
 
 /**
- * Gives the product the bench's route table (bench-routes.tsx) wherever it imports `shared/routes.ts`; every
+ * Gives the product the bench's route table (bench-routes.tsx) wherever it imports `app/routes.ts`; every
  * other import is the product's own. Says whether it swapped anything, so a moved import fails
  * the build instead of silently benchmarking a server without the fixture.
  */
@@ -28,7 +28,7 @@ function benchRoutesPlugin(swapped: { count: number }): esbuild.Plugin {
     name: 'bench-routes',
     setup(build) {
       build.onResolve({ filter: /routes\.ts$/ }, (args) => {
-        if (args.importer === BENCH_ROUTES || join(args.resolveDir, args.path) !== PRODUCT_ROUTES) return undefined;
+        if (args.importer === BENCH_ROUTES || join(args.resolveDir, args.path) !== APP_ROUTES) return undefined;
         swapped.count += 1;
         return { path: BENCH_ROUTES };
       });
@@ -56,7 +56,7 @@ export async function buildBench(): Promise<BenchBuild> {
   // The old layout had the fixture server directly in dist/bench/fixture/; start clean.
   await rm(join(BENCH_DIR, 'fixture'), { recursive: true, force: true });
   await Promise.all([
-    buildClient({ routesModule: PRODUCT_ROUTES, outDir: clientDir, mode: 'production' }),
+    buildClient({ routesModule: APP_ROUTES, outDir: clientDir, mode: 'production' }),
     buildClient({ routesModule: BENCH_ROUTES, outDir: fixtureClientDir, mode: 'production' }),
   ]);
   const productDir = join(BENCH_DIR, 'server');
@@ -70,7 +70,7 @@ export async function buildBench(): Promise<BenchBuild> {
     esbuild.build(fixture.entry),
     esbuild.build({ ...fixture.server, plugins: [...(fixture.server.plugins ?? []), benchRoutesPlugin(swapped)] }),
   ]);
-  if (swapped.count === 0) throw new Error('fixture build: the server never imports shared/routes.ts, so the fixture route is missing');
+  if (swapped.count === 0) throw new Error('fixture build: the server never imports app/routes.ts, so the fixture route is missing');
   const [httpReact, express, httpBytes] = await Promise.all(['baseline-http-react', 'baseline-express', 'baseline-http-bytes'].map((name) => buildBaseline(name, baselineDir)));
   if (httpReact === undefined || express === undefined || httpBytes === undefined) throw new Error('a baseline did not build');
   return { clientDir, fixtureClientDir, productEntry: join(productDir, 'main.js'), fixtureEntry: join(fixtureDir, 'main.js'), baselines: { httpReact, express, httpBytes } };

@@ -1,4 +1,4 @@
-import { PRODUCT_ROUTES } from '../build-client.ts';
+import { APP_ROUTES } from '../build-client.ts';
 import { firstLoadJavaScript, firstLoadWithoutNavigation, javaScriptOfDocument, smallestHydratingBundle, type JavaScriptWeight } from '../lib/first-load-js.ts';
 import { httpGet } from '../lib/http-get.ts';
 import type { BenchServer } from './spawn-bench-server.ts';
@@ -28,7 +28,7 @@ const STATUS_PAGES = [
 export async function measurePageWeights(product: BenchServer, clientDir: string): Promise<PageWeights> {
   const pages: PageWeight[] = [
     { page: '/ (home)', weight: await firstLoadJavaScript(clientDir, '/') },
-    { page: '/ without navigation and forms', weight: await firstLoadWithoutNavigation(PRODUCT_ROUTES, '/') },
+    { page: '/ without navigation and forms', weight: await firstLoadWithoutNavigation(APP_ROUTES, '/') },
   ];
   for (const { page, method, path, status } of STATUS_PAGES) {
     const res = await httpGet(`${product.origin}${path}`, 10_000, method);

@@ -85,7 +85,12 @@ export async function firstLoadJavaScript(clientDir: string, page: string): Prom
 export function scriptUrlsInHtml(html: string): string[] {
   const sources = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)].map((match) => match[1] ?? '');
   const preloads = [...html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g)].map((match) => match[1] ?? '');
-  const started = inlineScripts(html).flatMap((code) => [...code.matchAll(/"(\/assets\/[^"]+\.js)"/g)].map((match) => match[1] ?? ''));
+  // The inline script that starts the page's code (bootstrapScript): the only one that loads
+  // anything. The navigation's route table names every page's code too, but only a navigation
+  // there ever loads it.
+  const started = inlineScripts(html)
+    .filter((code) => code.includes('"modulepreload"'))
+    .flatMap((code) => [...code.matchAll(/"(\/assets\/[^"]+\.js)"/g)].map((match) => match[1] ?? ''));
   return [...sources, ...preloads, ...started];
 }
 

@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import { createApp, type AppOptions } from '../../server/app.ts';
+import type { ResolvedApp } from '../../server/app-definition.ts';
 import { createLogger } from '../../server/observability/logger.ts';
 import type { ClientAssets } from '../../server/render/client-assets.ts';
 import type { RouteDefinition } from '../../shared/route-definition.ts';
@@ -16,10 +17,19 @@ export interface TestApp {
 }
 
 /**
+ * The form-token secret of every test app, as `CSRF_SECRET` is to a server: an app with actions
+ * needs one, and a test that builds from a table with actions should not have to know that.
+ */
+export const TEST_FORMS = { secret: 'test-app-form-token-secret-of-32-chars-or-more' } as const;
+
+/** The app's hooks (as `resolveApp` gives them) and the framework's options, side by side. */
+export type BuildAppOptions = Partial<Omit<AppOptions, 'app' | 'logger'>> & Partial<Omit<ResolvedApp, 'routes'>>;
+
+/**
  * An app with its own pages and a logger that writes parsed lines to an array, through the
  * product's real logger (redaction included).
  */
-export function buildApp(routes: readonly RouteDefinition[], options: Partial<Omit<AppOptions, 'routes' | 'logger'>> = {}): TestApp {
+export function buildApp(routes: readonly RouteDefinition[], options: BuildAppOptions = {}): TestApp {
   const logs: LogLine[] = [];
   const logger = createLogger({
     level: 'debug',
@@ -29,7 +39,8 @@ export function buildApp(routes: readonly RouteDefinition[], options: Partial<Om
       },
     },
   });
-  return { app: createApp({ routes, logger, ...options }), logs };
+  const { getLoadContext, site, middleware, ...rest } = options;
+  return { app: createApp({ app: { routes, getLoadContext, site, middleware }, logger, forms: TEST_FORMS, ...rest }), logs };
 }
 
 export function errorLines(logs: readonly LogLine[]): LogLine[] {

@@ -1,11 +1,29 @@
 import { join } from 'node:path';
+import { buildClient } from '../../scripts/build-client.ts';
 import { bundleNodeEntry } from '../../scripts/build-server.ts';
 
+const FIXTURES_DIR = join(import.meta.dirname, '..', '..', 'dist', 'fixtures');
+
+/** The framework's own route table for its tests (never the app's). */
+export const FIXTURE_ROUTES_MODULE = join(import.meta.dirname, 'fixture-server-routes.tsx');
+
 /**
- * The fixture server of the process and proxy tests: in dist/fixtures/, so it serves the
- * product's client build, dist/client/ (from `npm run build`), as dist/server/main.js does.
+ * The client build of the fixture routes, production mode: what the unit tests' pages load and
+ * what the fixture server of the process and proxy tests serves, so no framework test depends on
+ * the app's pages or its build.
  */
-export const FIXTURE_SERVER_ENTRY = join(import.meta.dirname, '..', '..', 'dist', 'fixtures', 'fixture-server.js');
+export const FIXTURE_CLIENT_DIR = join(FIXTURES_DIR, 'client');
+
+/**
+ * The fixture server of the process and proxy tests: in dist/fixtures/server/, so it serves the
+ * fixture client build beside it, dist/fixtures/client/, as dist/server/main.js serves dist/client/.
+ */
+export const FIXTURE_SERVER_ENTRY = join(FIXTURES_DIR, 'server', 'fixture-server.js');
+
+/** Builds FIXTURE_CLIENT_DIR; the global setups of the unit, process and proxy tests call it before any test runs. */
+export async function buildFixtureClient(): Promise<void> {
+  await buildClient({ routesModule: FIXTURE_ROUTES_MODULE, outDir: FIXTURE_CLIENT_DIR, mode: 'production' });
+}
 
 /**
  * Bundles fixture-server.tsx to `outfile` the way the product's server is bundled. The bundle

@@ -1,5 +1,4 @@
 import { route, defineRoute, type RouteDefinition } from '../../shared/route-definition.ts';
-import { routes as productRoutes } from '../../shared/routes.ts';
 import { forbidden, notFound, unauthorized } from '../../shared/status-helpers.ts';
 import * as boundaryThrow from './fixture-pages/boundary-throw.tsx';
 import * as clientThrow from './fixture-pages/client-throw.tsx';
@@ -8,6 +7,7 @@ import type { DeferredData } from './fixture-pages/deferred.tsx';
 import * as delayed from './fixture-pages/delayed.tsx';
 import * as form from './fixture-pages/form.tsx';
 import * as formDone from './fixture-pages/form-done.tsx';
+import * as home from './fixture-pages/home.tsx';
 import * as lateStatus from './fixture-pages/late-status.tsx';
 import * as navA from './fixture-pages/nav-a.tsx';
 import * as navB from './fixture-pages/nav-b.tsx';
@@ -25,12 +25,12 @@ function throwOnServer(): never {
 }
 
 /**
- * The product's routes and the fixture routes of the browser, process and proxy tests, for the
- * fixture server (fixture-server.tsx) and the browser tests' client build, which bundles the
+ * The framework's own pages for its tests, never the app's: a home page at `/` and the fixture
+ * routes of the unit, browser, process and proxy tests, for the fixture server (fixture-server.tsx) and the browser tests' client build, which bundles the
  * page modules this table names.
  */
 export const routes: readonly RouteDefinition[] = [
-  ...productRoutes,
+  route('/', home),
   // The browser tests' pages, with their modules under test/support/fixture-pages/.
   { ...route('/fixtures/delayed', delayed), load: () => ({ delayMs: Number(process.env.FIXTURE_DELAY_MS ?? 400) }) },
   route('/fixtures/client-throw', clientThrow),

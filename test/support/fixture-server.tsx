@@ -7,14 +7,15 @@ import type { RouteDefinition } from '../../shared/route-definition.ts';
 import { routes as fixtureServerRoutes } from './fixture-server-routes.tsx';
 
 /**
- * The production server with fixture routes beside the product's, for the browser, process and
- * proxy tests. It starts exactly as main.ts does; settings come from the environment.
+ * The production server with the framework's fixture routes (never the app's), for the browser,
+ * process and proxy tests. It starts through startServer as main.ts does, with its own app
+ * declaration; settings come from the environment.
  *
  * Like dist/server/main.js, the bundle serves the client build in `client/` beside its own
  * folder, so where a global setup bundles it (fixture-server-build.ts) chooses the client:
- * dist/fixtures/ serves the product's dist/client/, dist/browser-fixtures/server/ the build of
- * fixture routes (fixture-server-routes.tsx). A fixture page hydrates when that build has it, and is
- * rendered on the server only when it does not.
+ * dist/fixtures/server/ serves dist/fixtures/client/, dist/browser-fixtures/server/ the browser
+ * tests' builds (production and development) of the same routes. A fixture page hydrates when
+ * that build has it, and is rendered on the server only when it does not.
  */
 const config = parseConfig({ PORT: '0', HOST: '127.0.0.1', ...process.env }, { assetsDir: join(import.meta.dirname, '..', 'client') });
 const built = loadClientAssets(config.assetsDir).routes;
@@ -39,9 +40,13 @@ for (const [path, name] of [
 }
 
 // The real entry's path, with the test's settings from the environment (PORT=0: a free port).
-await startServer(config, fixtureServerRoutes.map(servedAsBuilt), {
-  wrap: (app) => {
-    outer.use(app);
-    return outer;
+await startServer(
+  config,
+  { routes: fixtureServerRoutes.map(servedAsBuilt) },
+  {
+    wrap: (app) => {
+      outer.use(app);
+      return outer;
+    },
   },
-});
+);

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { PRODUCT_ROUTES, ROOT } from '../../scripts/build-client.ts';
 import {
   FIRST_LOAD_ALLOWANCE_BYTES,
   firstLoadJavaScript,
@@ -15,16 +14,18 @@ import {
 import { firstLoadUrls } from '../../scripts/lib/manifest-urls.ts';
 import { loadClientAssets, MANIFEST_FILE } from '../../server/render/client-assets.ts';
 import { defineRoute } from '../../shared/route-definition.ts';
-import { routes } from '../../shared/routes.ts';
 import { forbidden, notFound, unauthorized } from '../../shared/status-helpers.ts';
 import { buildApp } from '../support/build-app.ts';
+import { FIXTURE_CLIENT_DIR, FIXTURE_ROUTES_MODULE } from '../support/fixture-server-build.ts';
+import { routes } from '../support/fixture-server-routes.tsx';
 
 /**
- * The budgets that do not depend on timing: what `/` makes the browser download, next to
- * the least any hydrating page must, and no script at all on status pages. Reads the client
- * that `npm run build` wrote (npm test builds before vitest runs).
+ * The budgets that do not depend on timing, on the framework's own home page (a fixture, never
+ * the app's): what `/` makes the browser download, next to the least any hydrating page must,
+ * and no script at all on status pages. Reads the fixture client build that the unit tests'
+ * global setup writes.
  */
-const CLIENT_DIR = join(ROOT, 'dist', 'client');
+const CLIENT_DIR = FIXTURE_CLIENT_DIR;
 
 function Nothing() {
   return null;
@@ -50,7 +51,11 @@ describe('first-load JavaScript of /', () => {
 
   beforeAll(async () => {
     if (!existsSync(join(CLIENT_DIR, MANIFEST_FILE))) throw new Error(`${CLIENT_DIR}/${MANIFEST_FILE} is missing: run npm run build first`);
-    [home, withoutNavigation, smallest] = await Promise.all([firstLoadJavaScript(CLIENT_DIR, '/'), firstLoadWithoutNavigation(PRODUCT_ROUTES, '/'), smallestHydratingBundle()]);
+    [home, withoutNavigation, smallest] = await Promise.all([
+      firstLoadJavaScript(CLIENT_DIR, '/'),
+      firstLoadWithoutNavigation(FIXTURE_ROUTES_MODULE, '/'),
+      smallestHydratingBundle(),
+    ]);
   });
 
   test(`stays within ${FIRST_LOAD_ALLOWANCE_BYTES} gzip bytes of the smallest hydrating bundle without navigation`, () => {

@@ -14,7 +14,7 @@ function appWithOwnLogger() {
     },
     { write: (line: string) => void lines.push(JSON.parse(line)) },
   );
-  return { app: createApp({ routes: [], logger }), lines };
+  return { app: createApp({ app: { routes: [] }, logger }), lines };
 }
 
 describe('the completion line goes through the logger it is given', () => {

@@ -141,7 +141,7 @@ describe('methods', () => {
 
   test('an app with an action needs a secret of at least 32 characters', () => {
     const routes = createRoutes([]);
-    expect(() => buildApp(routes)).toThrow('forms: { secret }');
+    expect(() => buildApp(routes, { forms: undefined })).toThrow('forms: { secret }');
     expect(() => buildApp(routes, { forms: { secret: 'too-short' } })).toThrow('at least 32 characters');
   });
 

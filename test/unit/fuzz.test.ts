@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { routes } from '../../shared/routes.ts';
+import { routes as fixtureRoutes } from '../support/fixture-server-routes.tsx';
 import { buildApp, errorLines, type TestApp } from '../support/build-app.ts';
 import { close, listen } from '../support/http-client.ts';
 import { rawRequest } from '../support/raw-http.ts';
@@ -57,7 +57,7 @@ describe(`fuzzing createApp with random requests (${RUNS} runs)`, () => {
   let port: number;
 
   beforeAll(async () => {
-    built = buildApp([...routes, ...unitRoutes().filter((route) => route.path === '/users/:id')]);
+    built = buildApp([...fixtureRoutes.filter((route) => route.path === '/'), ...unitRoutes().filter((route) => route.path === '/users/:id')]);
     const listening = await listen(built.app);
     server = listening.server;
     port = Number(new URL(listening.origin).port);

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { defineRoute } from '../../shared/route-definition.ts';
-import { routes as productRoutes } from '../../shared/routes.ts';
+import { routes as fixtureRoutes } from '../support/fixture-server-routes.tsx';
 import { buildApp } from '../support/build-app.ts';
 
 function headOf(html: string): string {
@@ -60,7 +60,7 @@ describe('head tags', () => {
   });
 
   test('the home page has a real description', async () => {
-    const { app } = buildApp(productRoutes);
+    const { app } = buildApp(fixtureRoutes.filter((route) => route.path === '/'));
     const head = headOf((await request(app).get('/')).text);
     expect(head).toMatch(/<meta name="description" content="[^"]{50,}"\/>/);
     expect(head).toContain('<title>Home · React Stream Shell</title>');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createLogger } from '../../server/observability/logger.ts';
-import { routes } from '../../shared/routes.ts';
+import { routes } from '../support/fixture-server-routes.tsx';
 import { buildApp, errorLines, type TestApp } from '../support/build-app.ts';
 import { close, getTimed, listen } from '../support/http-client.ts';
 import { rawRequest } from '../support/raw-http.ts';

@@ -85,7 +85,7 @@ describe('the completion line', () => {
   function rawLogging(level: 'debug' | 'info' = 'debug') {
     const lines: string[] = [];
     const logger = createLogger({ level, destination: { write: (line: string) => void lines.push(line) } });
-    return { app: createApp({ routes: unitRoutes(), logger }), lines, logger };
+    return { app: createApp({ app: { routes: unitRoutes() }, logger }), lines, logger };
   }
 
   test('is exactly these fields, in this order, for a page, a 404, a 405, a 400 and a 500', async () => {

@@ -1,17 +1,17 @@
 import { connect } from 'node:net';
-import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadClientAssets, type ClientAssets } from '../../server/render/client-assets.ts';
 import { createContentSecurityPolicy } from '../../server/security/content-security-policy.ts';
-import { routes } from '../../shared/routes.ts';
+import { routes } from '../support/fixture-server-routes.tsx';
+import { FIXTURE_CLIENT_DIR } from '../support/fixture-server-build.ts';
 import { VITALS_ENDPOINT } from '../../shared/telemetry.ts';
 import { buildApp } from '../support/build-app.ts';
 import { close, listen } from '../support/http-client.ts';
 import { unitRoutes } from '../support/pages.tsx';
 import type { Server } from 'node:http';
 
-const BUILT_CLIENT = join(import.meta.dirname, '..', '..', 'dist', 'client');
+const BUILT_CLIENT = FIXTURE_CLIENT_DIR;
 
 function nonceOfHeader(csp: string | undefined): string {
   const match = /script-src 'nonce-([^']+)' 'strict-dynamic'/.exec(csp ?? '');

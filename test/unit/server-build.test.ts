@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildClient, PRODUCT_ROUTES } from '../../scripts/build-client.ts';
+import { buildClient, APP_ROUTES } from '../../scripts/build-client.ts';
 import { buildServer, SERVER_BUNDLE, serverBuildOptions } from '../../scripts/build-server.ts';
 import { COMPILE_CACHE_DIR } from '../../server/compile-cache.ts';
 import { startWithStderr, type StartedEntry } from '../support/start-with-stderr.ts';
@@ -25,7 +25,7 @@ describe('the server build', () => {
     // The image's package.json makes the built files ES modules; so does this one.
     await writeFile(join(root, 'package.json'), '{ "type": "module" }\n');
     serverDir = join(root, 'server');
-    await buildClient({ routesModule: PRODUCT_ROUTES, outDir: join(root, 'client'), mode: 'production' });
+    await buildClient({ routesModule: APP_ROUTES, outDir: join(root, 'client'), mode: 'production' });
     await buildServer(serverDir);
   }, 60_000);
   afterAll(async () => {

@@ -1,7 +1,7 @@
-import { APP_NAME } from '../app-info.ts';
-import type { PageHead } from '../head.ts';
-import { Link } from '../link.tsx';
-import type { PageProps } from '../route-definition.ts';
+import { APP_NAME } from '../../shared/app-info.ts';
+import type { PageHead } from '../../shared/head.ts';
+import { Link } from '../../shared/link.tsx';
+import type { PageProps } from '../../shared/route-definition.ts';
 
 export const head: PageHead = {
   title: 'Home',

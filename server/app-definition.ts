@@ -1,0 +1,61 @@
+import type { Request, Response, Router } from 'express';
+import type { SiteHead } from '../shared/head.ts';
+import type { AppLoadContext, RouteDefinition } from '../shared/route-definition.ts';
+import { ConfigError } from './config.ts';
+
+export { ConfigError };
+
+/** The environment as the app's `settings` sees it: read-only, values unparsed. */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Everything an app is (docs/building-an-app.md): `app/app.ts` declares it once, and the
+ * production entry, `npm run dev`, the image and the fixture servers all start from it. The
+ * framework reads nothing of the app from anywhere else.
+ */
+export interface AppDefinition<Settings = undefined> {
+  /** The page and resource routes (`app/routes.ts`). */
+  readonly routes: readonly RouteDefinition[];
+  /** Head defaults for every page: the site's name (the title's suffix) and description. */
+  readonly site?: Partial<SiteHead> | undefined;
+  /**
+   * The app's own environment settings (a session secret, a database URL), read once at start,
+   * beside the framework's, before anything listens. A bad value is a `ConfigError`: the start
+   * stops with its one line and exit code 78, as for the framework's settings.
+   */
+  readonly settings?: ((env: Environment) => Settings) | undefined;
+  /** Makes the per-request `context` every `load` and `action` receives; `{}` without it. */
+  readonly getLoadContext?: ((req: Request, res: Response, settings: Settings) => AppLoadContext | Promise<AppLoadContext>) | undefined;
+  /**
+   * The app's own Express middleware and routes (an API endpoint, a webhook, an auth check),
+   * mounted on a router that runs after the framework's edge (logging, security headers,
+   * malformed requests, built files, probes) and before the pages. Answers from it get the
+   * same status pages, digests and log lines as the pages'.
+   */
+  readonly middleware?: ((router: Router, settings: Settings) => void) | undefined;
+}
+
+/** An app with its settings read: what `createApp` takes. */
+export interface ResolvedApp {
+  readonly routes: readonly RouteDefinition[];
+  readonly site?: Partial<SiteHead> | undefined;
+  readonly getLoadContext?: ((req: Request, res: Response) => AppLoadContext | Promise<AppLoadContext>) | undefined;
+  readonly middleware?: ((router: Router) => void) | undefined;
+}
+
+/** Declares the app: typed, returned as given (`export default defineApp({ ... })` in `app/app.ts`). */
+export function defineApp<Settings = undefined>(definition: AppDefinition<Settings>): AppDefinition<Settings> {
+  return definition;
+}
+
+/** Reads the app's settings from `env` once and binds them to its hooks. Throws `ConfigError` for a bad value. */
+export function resolveApp<Settings>(definition: AppDefinition<Settings>, env: Environment): ResolvedApp {
+  const { routes, site, getLoadContext, middleware } = definition;
+  const settings = definition.settings?.(env) as Settings;
+  return {
+    routes,
+    site,
+    getLoadContext: getLoadContext === undefined ? undefined : (req, res) => getLoadContext(req, res, settings),
+    middleware: middleware === undefined ? undefined : (router) => middleware(router, settings),
+  };
+}
