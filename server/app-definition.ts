@@ -1,9 +1,9 @@
 import type { Request, Response, Router } from 'express';
 import type { SiteHead } from '../shared/head.ts';
 import type { AppLoadContext, RouteDefinition } from '../shared/route-definition.ts';
-import { ConfigError } from './config.ts';
+import { ConfigError, readSecret } from './config.ts';
 
-export { ConfigError };
+export { ConfigError, readSecret };
 
 /** The environment as the app's `settings` sees it: read-only, values unparsed. */
 export type Environment = Readonly<Record<string, string | undefined>>;

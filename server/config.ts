@@ -200,6 +200,17 @@ function csrfSecret(env: Env, name: string, environment: Environment): { readonl
   return { csrfSecret: raw, csrfSecretGenerated: false };
 }
 
+/**
+ * A secret an app reads in its `settings` (app/app.ts), such as `SESSION_SECRET`, by the same
+ * rule as `CSRF_SECRET`: required in production, where every instance must sign alike; made for
+ * the process elsewhere, so development and tests start without one (their sessions end with
+ * the process). Throws ConfigError, never showing the value.
+ */
+export function readSecret(env: Env, name: string): string {
+  const environment = oneOf<Environment>(env, 'NODE_ENV', ['production', 'development', 'test'], 'production');
+  return csrfSecret(env, name, environment).csrfSecret;
+}
+
 /** Reads and validates the environment once; throws ConfigError naming the first bad variable. */
 export function parseConfig(env: Env, defaults: { readonly assetsDir: string }): Config {
   const environment = oneOf<Environment>(env, 'NODE_ENV', ['production', 'development', 'test'], 'production');

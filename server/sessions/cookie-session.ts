@@ -1,0 +1,143 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { parseCookie, stringifySetCookie, type SetCookie } from 'cookie';
+
+/**
+ * Sessions kept in a signed cookie (docs/sessions.md), in the shape of React Router's
+ * `createCookieSessionStorage`: nothing is stored on the server, so every instance behind a load
+ * balancer reads a session any other instance wrote, as long as they share the secret.
+ *
+ * The cookie holds the session's data as base64url JSON and an HMAC-SHA256 of it. The data is
+ * signed, not encrypted: a visitor can read what is in their own cookie, so keep it to ids and
+ * roles, never secrets.
+ */
+
+export type SessionData = Readonly<Record<string, unknown>>;
+
+export interface Session<Data extends SessionData = SessionData> {
+  get<Key extends keyof Data & string>(key: Key): Data[Key] | undefined;
+  set<Key extends keyof Data & string>(key: Key, value: Data[Key]): void;
+  unset(key: keyof Data & string): void;
+  has(key: keyof Data & string): boolean;
+  /** A copy of everything in the session. */
+  readonly data: Partial<Data>;
+}
+
+export interface SessionCookieOptions {
+  /** The cookie's name. Default `__session`. */
+  readonly name?: string;
+  /**
+   * Signing secrets, each at least 32 characters: the first signs, any of them verifies, so a
+   * secret is rotated by putting the new one first and dropping the old one once its cookies
+   * have expired.
+   */
+  readonly secrets: readonly string[];
+  /** Seconds the browser keeps the cookie; without it, until the browser closes. */
+  readonly maxAge?: number;
+  readonly path?: string;
+  readonly domain?: string;
+  /** Default `lax`: sent on top-level navigations from other sites, never on their posts. */
+  readonly sameSite?: 'lax' | 'strict' | 'none';
+  /** Default true. Set false only for plain-HTTP development without a proxy. */
+  readonly secure?: boolean;
+}
+
+export interface SessionStorage<Data extends SessionData = SessionData> {
+  /** The session the `Cookie` header carries; an empty one when there is none or its signature does not verify. */
+  getSession(cookieHeader: string | null | undefined): Promise<Session<Data>>;
+  /** The `Set-Cookie` value that stores the session: return it from an action or `load` in `data(value, { headers })`. */
+  commitSession(session: Session<Data>): Promise<string>;
+  /** The `Set-Cookie` value that removes the session's cookie (a sign-out). */
+  destroySession(session: Session<Data>): Promise<string>;
+}
+
+/** Browsers keep at most about 4 KB per cookie; a larger session would be dropped without a word. */
+export const MAX_SESSION_COOKIE_BYTES = 4096;
+export const SESSION_SECRET_MIN_LENGTH = 32;
+
+/** A session too large for one cookie: thrown by `commitSession`, so the app learns it instead of the visitor losing the session. */
+export class SessionTooLargeError extends Error {
+  override readonly name = 'SessionTooLargeError';
+  readonly cookieName: string;
+  readonly bytes: number;
+  constructor(cookieName: string, bytes: number) {
+    super(`session cookie ${cookieName} would be ${bytes} bytes, over the ${MAX_SESSION_COOKIE_BYTES} a browser keeps`);
+    this.cookieName = cookieName;
+    this.bytes = bytes;
+  }
+}
+
+function sign(payload: string, secret: string): Buffer {
+  return createHmac('sha256', secret).update(payload).digest();
+}
+
+/** The data of a cookie value whose signature one of the secrets made; undefined otherwise. */
+function verified(value: string, secrets: readonly string[]): SessionData | undefined {
+  const dot = value.lastIndexOf('.');
+  if (dot <= 0) return undefined;
+  const payload = value.slice(0, dot);
+  const signature = Buffer.from(value.slice(dot + 1), 'base64url');
+  const trusted = secrets.some((secret) => {
+    const expected = sign(payload, secret);
+    return expected.length === signature.length && timingSafeEqual(expected, signature);
+  });
+  if (!trusted) return undefined;
+  try {
+    const data: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as SessionData) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function createSession<Data extends SessionData>(initial: SessionData): Session<Data> {
+  // A null-prototype copy: a key such as `__proto__` stays a key.
+  const values: Record<string, unknown> = Object.assign(Object.create(null), initial);
+  return {
+    get: (key) => values[key] as Data[typeof key] | undefined,
+    set: (key, value) => {
+      values[key] = value;
+    },
+    unset: (key) => {
+      delete values[key];
+    },
+    has: (key) => Object.hasOwn(values, key),
+    get data() {
+      return { ...values } as Partial<Data>;
+    },
+  };
+}
+
+/** Sessions in a signed cookie; see the module's comment. Throws at once for a missing or short secret. */
+export function createCookieSessionStorage<Data extends SessionData = SessionData>({ cookie }: { readonly cookie: SessionCookieOptions }): SessionStorage<Data> {
+  const { secrets, name = '__session' } = cookie;
+  const [signingSecret] = secrets;
+  if (signingSecret === undefined) throw new Error('createCookieSessionStorage needs at least one secret (cookie.secrets)');
+  if (secrets.some((secret) => secret.length < SESSION_SECRET_MIN_LENGTH)) {
+    throw new Error(`createCookieSessionStorage: every secret must be at least ${SESSION_SECRET_MIN_LENGTH} characters`);
+  }
+  const attributes: Omit<SetCookie, 'name' | 'value'> = {
+    path: cookie.path ?? '/',
+    httpOnly: true,
+    secure: cookie.secure ?? true,
+    sameSite: cookie.sameSite ?? 'lax',
+    ...(cookie.domain === undefined ? {} : { domain: cookie.domain }),
+    ...(cookie.maxAge === undefined ? {} : { maxAge: cookie.maxAge }),
+  };
+
+  return {
+    async getSession(cookieHeader) {
+      const value = cookieHeader ? parseCookie(cookieHeader)[name] : undefined;
+      return createSession<Data>((value === undefined ? undefined : verified(value, secrets)) ?? {});
+    },
+    async commitSession(session) {
+      const payload = Buffer.from(JSON.stringify(session.data)).toString('base64url');
+      const value = `${payload}.${sign(payload, signingSecret).toString('base64url')}`;
+      const header = stringifySetCookie({ name, value, ...attributes });
+      if (Buffer.byteLength(header) > MAX_SESSION_COOKIE_BYTES) throw new SessionTooLargeError(name, Buffer.byteLength(header));
+      return header;
+    },
+    async destroySession() {
+      return stringifySetCookie({ name, value: '', ...attributes, maxAge: 0, expires: new Date(0) });
+    },
+  };
+}

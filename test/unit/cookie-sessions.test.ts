@@ -1,0 +1,181 @@
+import type { Request } from 'express';
+import request from 'supertest';
+import { describe, expect, test } from 'vitest';
+import { createCookieSessionStorage, MAX_SESSION_COOKIE_BYTES, SessionTooLargeError, type SessionStorage } from '../../server/sessions/cookie-session.ts';
+import { defineRoute } from '../../shared/route-definition.ts';
+import { forbidden, unauthorized } from '../../shared/status-helpers.ts';
+import { buildApp } from '../support/build-app.ts';
+
+interface Visitor {
+  readonly user: string;
+  readonly role: 'admin' | 'reader';
+}
+
+const SECRET = 'session-secret-for-tests-at-least-32-chars';
+const OLD_SECRET = 'the-previous-session-secret-32-characters';
+
+declare module '../../shared/route-definition.ts' {
+  interface AppLoadContext {
+    readonly visitor?: Visitor | undefined;
+  }
+}
+
+/**
+ * The guard of the guide, served as an app serves it: a sign-in answered by the app's own
+ * middleware, sessions read in `getLoadContext`, the admin page deciding 401 and 403 from them.
+ */
+function sessionApp(sessions: SessionStorage<Visitor>) {
+  return buildApp(
+    [
+      defineRoute({
+        path: '/admin',
+        component: ({ data }: { data: { user: string } }) => `admin page of ${data.user}`,
+        load: ({ context }) => {
+          if (context.visitor === undefined) unauthorized();
+          if (context.visitor.role !== 'admin') forbidden();
+          return { user: context.visitor.user };
+        },
+      }),
+    ],
+    {
+      getLoadContext: async (req: Request) => {
+        const session = await sessions.getSession(req.get('cookie'));
+        const user = session.get('user');
+        const role = session.get('role');
+        return { visitor: user === undefined || role === undefined ? undefined : { user, role } };
+      },
+      middleware: (router) => {
+        router.get('/sign-in/:role', async (req, res) => {
+          const session = await sessions.getSession(req.get('cookie'));
+          session.set('user', 'ada');
+          session.set('role', req.params.role === 'admin' ? 'admin' : 'reader');
+          res.append('Set-Cookie', await sessions.commitSession(session)).redirect(303, '/admin');
+        });
+        router.get('/sign-out', async (req, res) => {
+          res.append('Set-Cookie', await sessions.destroySession(await sessions.getSession(req.get('cookie')))).redirect(303, '/');
+        });
+      },
+    },
+  );
+}
+
+function cookiePair(setCookie: string | undefined): string {
+  return (setCookie ?? '').split(';')[0] ?? '';
+}
+
+async function signIn(app: ReturnType<typeof sessionApp>['app'], role: 'admin' | 'reader'): Promise<string> {
+  const res = await request(app).get(`/sign-in/${role}`).expect(303);
+  const [setCookie] = res.headers['set-cookie'] as unknown as string[];
+  return cookiePair(setCookie);
+}
+
+describe('sessions in a signed cookie', () => {
+  const sessions = createCookieSessionStorage<Visitor>({ cookie: { name: '__session', secrets: [SECRET] } });
+
+  test('a sign-in sets one HttpOnly, Secure, SameSite=Lax cookie for the whole site', async () => {
+    const { app } = sessionApp(sessions);
+    const res = await request(app).get('/sign-in/admin').expect(303);
+    const cookies = res.headers['set-cookie'] as unknown as string[];
+    expect(cookies).toHaveLength(1);
+    expect(cookies[0]).toMatch(/^__session=[\w-]+\.[\w-]+; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+  });
+
+  test('the guarded page: 401 without a session, 403 for a reader, 200 for an admin', async () => {
+    const { app } = sessionApp(sessions);
+    await request(app).get('/admin').expect(401);
+    await request(app)
+      .get('/admin')
+      .set('Cookie', await signIn(app, 'reader'))
+      .expect(403);
+    const res = await request(app)
+      .get('/admin')
+      .set('Cookie', await signIn(app, 'admin'))
+      .expect(200);
+    expect(res.text).toContain('admin page of ada');
+  });
+
+  test('a cookie whose data was changed, or that another secret signed, is no session: 401', async () => {
+    const { app } = sessionApp(sessions);
+    const reader = await signIn(app, 'reader');
+    const [name, value = ''] = reader.split('=');
+    const [payload = '', signature] = value.split('.');
+    const forged = Buffer.from(JSON.stringify({ user: 'ada', role: 'admin' })).toString('base64url');
+    expect(Buffer.from(payload, 'base64url').toString()).toContain('reader');
+    await request(app).get('/admin').set('Cookie', `${name}=${forged}.${signature}`).expect(401);
+    const elsewhere = createCookieSessionStorage<Visitor>({ cookie: { secrets: ['another-app-entirely-with-its-own-secret'] } });
+    const foreign = await elsewhere.getSession(undefined);
+    foreign.set('user', 'ada');
+    foreign.set('role', 'admin');
+    await request(app)
+      .get('/admin')
+      .set('Cookie', cookiePair(await elsewhere.commitSession(foreign)))
+      .expect(401);
+  });
+
+  test('a cookie that does not parse as a session is no session, never a 500', async () => {
+    const { app } = sessionApp(sessions);
+    for (const value of ['', '.', 'abc', 'abc.', '.abc', '%%%.%%%', `${Buffer.from('[1]').toString('base64url')}.x`, 'a.b.c']) {
+      await request(app).get('/admin').set('Cookie', `__session=${value}`).expect(401);
+    }
+  });
+
+  test('rotation: with the new secret first, a cookie the old secret signed still holds its session', async () => {
+    const before = createCookieSessionStorage<Visitor>({ cookie: { secrets: [OLD_SECRET] } });
+    const after = createCookieSessionStorage<Visitor>({ cookie: { secrets: [SECRET, OLD_SECRET] } });
+    const old = await before.getSession(undefined);
+    old.set('user', 'ada');
+    old.set('role', 'admin');
+    const { app } = sessionApp(after);
+    await request(app)
+      .get('/admin')
+      .set('Cookie', cookiePair(await before.commitSession(old)))
+      .expect(200);
+    // Only the first secret signs.
+    const renewed = await after.commitSession(await after.getSession(cookiePair(await before.commitSession(old))));
+    expect((await before.getSession(cookiePair(renewed))).has('user')).toBe(false);
+    expect((await after.getSession(cookiePair(renewed))).get('role')).toBe('admin');
+  });
+
+  test('a sign-out expires the cookie', async () => {
+    const { app } = sessionApp(sessions);
+    const res = await request(app)
+      .get('/sign-out')
+      .set('Cookie', await signIn(app, 'admin'))
+      .expect(303);
+    const [cleared] = res.headers['set-cookie'] as unknown as string[];
+    expect(cleared).toMatch(/^__session=; Max-Age=0; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax$/);
+  });
+
+  test('the session never reaches the log: not the cookie, not its data', async () => {
+    const { app, logs } = sessionApp(sessions);
+    const cookie = await signIn(app, 'admin');
+    await request(app).get('/admin').set('Cookie', cookie).expect(200);
+    const written = JSON.stringify(logs);
+    expect(written).not.toContain(cookie.split('=')[1]);
+    expect(written).not.toContain('"ada"');
+  });
+
+  test('a session too large for a cookie is refused when committed, naming the cookie', async () => {
+    const session = await sessions.getSession(undefined);
+    session.set('user', 'x'.repeat(MAX_SESSION_COOKIE_BYTES));
+    await expect(sessions.commitSession(session)).rejects.toBeInstanceOf(SessionTooLargeError);
+    await expect(sessions.commitSession(session)).rejects.toThrow(/__session .* over the 4096/);
+  });
+
+  test('a key named __proto__ stays a key', async () => {
+    const session = await sessions.getSession(undefined);
+    const loaded = await sessions.getSession(`__session=${cookiePair(await sessions.commitSession(session)).split('=')[1]}`);
+    expect(loaded.data).toEqual({});
+    const crafted = createCookieSessionStorage<Record<string, unknown>>({ cookie: { secrets: [SECRET] } });
+    const raw = await crafted.getSession(undefined);
+    raw.set('__proto__', { role: 'admin' });
+    const back = await crafted.getSession(cookiePair(await crafted.commitSession(raw)));
+    expect(back.has('__proto__')).toBe(true);
+    expect(back.get('role')).toBeUndefined();
+  });
+
+  test('a missing or short secret stops the app at once', () => {
+    expect(() => createCookieSessionStorage({ cookie: { secrets: [] } })).toThrow('at least one secret');
+    expect(() => createCookieSessionStorage({ cookie: { secrets: ['short'] } })).toThrow('at least 32 characters');
+  });
+});
