@@ -13,7 +13,7 @@ import { parseCookie, stringifySetCookie, type SetCookie } from 'cookie';
 
 export type SessionData = Readonly<Record<string, unknown>>;
 
-export interface Session<Data extends SessionData = SessionData> {
+export interface Session<Data extends object = SessionData> {
   get<Key extends keyof Data & string>(key: Key): Data[Key] | undefined;
   set<Key extends keyof Data & string>(key: Key, value: Data[Key]): void;
   unset(key: keyof Data & string): void;
@@ -41,7 +41,7 @@ export interface SessionCookieOptions {
   readonly secure?: boolean;
 }
 
-export interface SessionStorage<Data extends SessionData = SessionData> {
+export interface SessionStorage<Data extends object = SessionData> {
   /** The session the `Cookie` header carries; an empty one when there is none or its signature does not verify. */
   getSession(cookieHeader: string | null | undefined): Promise<Session<Data>>;
   /** The `Set-Cookie` value that stores the session: return it from an action or `load` in `data(value, { headers })`. */
@@ -89,7 +89,7 @@ function verified(value: string, secrets: readonly string[]): SessionData | unde
   }
 }
 
-function createSession<Data extends SessionData>(initial: SessionData): Session<Data> {
+function createSession<Data extends object>(initial: SessionData): Session<Data> {
   // A null-prototype copy: a key such as `__proto__` stays a key.
   const values: Record<string, unknown> = Object.assign(Object.create(null), initial);
   return {
@@ -108,7 +108,7 @@ function createSession<Data extends SessionData>(initial: SessionData): Session<
 }
 
 /** Sessions in a signed cookie; see the module's comment. Throws at once for a missing or short secret. */
-export function createCookieSessionStorage<Data extends SessionData = SessionData>({ cookie }: { readonly cookie: SessionCookieOptions }): SessionStorage<Data> {
+export function createCookieSessionStorage<Data extends object = SessionData>({ cookie }: { readonly cookie: SessionCookieOptions }): SessionStorage<Data> {
   const { secrets, name = '__session' } = cookie;
   const [signingSecret] = secrets;
   if (signingSecret === undefined) throw new Error('createCookieSessionStorage needs at least one secret (cookie.secrets)');
