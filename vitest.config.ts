@@ -2,11 +2,22 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 import { gateForThisRun } from './test/support/system-components.ts';
 
 /**
- * Projects: `unit` (vitest + supertest against createApp, no ports of its own), `process` (the
+ * Projects: `app` (the app's own tests, under app/), `unit` (the framework's: vitest +
+ * supertest against createApp, no ports of its own), `process` (the
  * built server as real processes), `browser` (real Chromium against the built server), `proxy`
  * (real nginx in front of real processes). `npm test` runs them all.
  */
 export const PROJECTS = [
+  {
+    extends: true,
+    test: {
+      // The app's own tests, beside its files (docs/building-an-app.md#testing-the-app): they
+      // build the app from app/app.ts and never load the framework's fixtures.
+      name: 'app',
+      include: ['app/**/*.test.{ts,tsx}'],
+      env: { NODE_ENV: 'production' },
+    },
+  },
   {
     extends: true,
     test: {

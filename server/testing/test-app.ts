@@ -1,0 +1,38 @@
+import type { Express } from 'express';
+import { createApp, type AppOptions } from '../app.ts';
+import { resolveApp, type AppDefinition, type Environment } from '../app-definition.ts';
+import { createLogger } from '../observability/logger.ts';
+
+/** One parsed log line of an app under test. */
+export type TestLogLine = Readonly<Record<string, unknown>> & { readonly level: number; readonly msg?: string };
+
+export interface TestApp {
+  /** The Express application, for supertest: `await request(app).get('/').expect(200)`. */
+  readonly app: Express;
+  /** Every line the app logged, parsed, in order, through the real logger (redaction included). */
+  readonly logs: TestLogLine[];
+}
+
+export interface TestAppOptions extends Partial<Omit<AppOptions, 'app' | 'logger'>> {
+  /** The environment the app's `settings` read. Default: `NODE_ENV=test`, so secrets are made for the test. */
+  readonly env?: Environment;
+}
+
+/**
+ * An app built from its declaration (app/app.ts) as the server builds it, without listening,
+ * for the app's own tests (docs/building-an-app.md#testing-the-app). The form-token secret is
+ * made for the test; pages render on the server only unless `assets` are given.
+ */
+export function createTestApp<Settings>(definition: AppDefinition<Settings>, { env = { NODE_ENV: 'test' }, ...options }: TestAppOptions = {}): TestApp {
+  const logs: TestLogLine[] = [];
+  const logger = createLogger({
+    level: 'debug',
+    destination: {
+      write(line: string) {
+        logs.push(JSON.parse(line));
+      },
+    },
+  });
+  const forms = { secret: 'form-token-secret-made-for-an-app-under-test' };
+  return { app: createApp({ app: resolveApp(definition, env), logger, forms, ...options }), logs };
+}
