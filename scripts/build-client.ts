@@ -1,10 +1,12 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { basename, extname, join, relative, resolve, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join, relative, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { ASSETS_PATH, MANIFEST_FILE, type ClientManifest, type PageAssets } from '../server/render/client-assets.ts';
+import { findPageEntries, type PageEntries } from './client-build/route-table-reader.ts';
+
+export { findPageEntries, type PageEntries };
 
 export const ROOT = resolve(import.meta.dirname, '..');
 /** The app's route table (app/routes.ts), read by the build without being run. */
@@ -18,18 +20,8 @@ export interface ClientBuildOptions {
   readonly mode: 'production' | 'development';
 }
 
-/** The page modules to bundle: entry name (the file's name) → file, and route path → entry name. */
-export interface PageEntries {
-  readonly files: ReadonlyMap<string, string>;
-  readonly routes: ReadonlyMap<string, string>;
-}
-
 const ENTRY_NAMESPACE = 'page-entry';
 const HYDRATE_MODULE = join(ROOT, 'client', 'hydrate-page.tsx');
-/** Where the route table is evaluated: inside the project, so its packages resolve. */
-const ROUTES_PROBE_DIR = join(ROOT, 'node_modules', '.cache', 'page-routes');
-/** The export every project module gets in the probe bundle only: its own file. */
-const MODULE_FILE_EXPORT = '__moduleFile';
 
 /** One virtual entry per page module: its component, hydrated when it is the document's page. Nothing else ships. */
 function pageEntriesPlugin(files: ReadonlyMap<string, string>): esbuild.Plugin {
@@ -51,78 +43,6 @@ function pageEntriesPlugin(files: ReadonlyMap<string, string>): esbuild.Plugin {
       });
     },
   };
-}
-
-/** Tags every project module of the probe bundle with its file, so a page module can be named by identity. */
-function moduleFilePlugin(): esbuild.Plugin {
-  return {
-    name: 'module-file',
-    setup(build) {
-      build.onLoad({ filter: /\.tsx?$/ }, async (args) => {
-        if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
-        const source = await readFile(args.path, 'utf8');
-        return {
-          contents: `${source}\nexport const ${MODULE_FILE_EXPORT} = ${JSON.stringify(args.path)};\n`,
-          loader: extname(args.path) === '.tsx' ? 'tsx' : 'ts',
-        };
-      });
-    },
-  };
-}
-
-function moduleFileOf(page: object): string | undefined {
-  const file: unknown = Reflect.get(page, MODULE_FILE_EXPORT);
-  return typeof file === 'string' ? file : undefined;
-}
-
-/**
- * Runs the route table once, at build time, to learn which page module each hydrating route
- * names: the table points at modules and says no names, so the build finds their files by
- * identity. A route whose page is not a module of the project stops the build, naming it.
- */
-export async function findPageEntries(routesModule: string): Promise<PageEntries> {
-  await mkdir(ROUTES_PROBE_DIR, { recursive: true });
-  const probe = join(ROUTES_PROBE_DIR, `routes-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.mjs`);
-  try {
-    await esbuild.build({
-      stdin: { contents: `export { routes } from ${JSON.stringify(routesModule)};`, resolveDir: ROOT, loader: 'ts' },
-      bundle: true,
-      packages: 'external',
-      platform: 'node',
-      format: 'esm',
-      target: ['node24'],
-      jsx: 'automatic',
-      outfile: probe,
-      plugins: [moduleFilePlugin()],
-      logLevel: 'silent',
-    });
-    const loaded: unknown = await import(pathToFileURL(probe).href);
-    const table: unknown = typeof loaded === 'object' && loaded !== null ? Reflect.get(loaded, 'routes') : undefined;
-    if (!Array.isArray(table)) throw new Error(`${routesModule} has no \`routes\` array`);
-    const files = new Map<string, string>();
-    const names = new Map<string, string>();
-    const routes = new Map<string, string>();
-    for (const route of table) {
-      const path: unknown = Reflect.get(route, 'path');
-      const page: unknown = Reflect.get(route, 'page');
-      if (page === undefined) continue;
-      const file = typeof page === 'object' && page !== null ? moduleFileOf(page) : undefined;
-      if (typeof path !== 'string' || file === undefined) {
-        throw new Error(`Route ${String(path)}: its page is not a module of this project (write it in its own file and pass the module to route())`);
-      }
-      let name = names.get(file);
-      if (name === undefined) {
-        const base = basename(file, extname(file));
-        name = files.has(base) ? `${base}-${files.size}` : base;
-        names.set(file, name);
-        files.set(name, file);
-      }
-      routes.set(path, name);
-    }
-    return { files, routes };
-  } finally {
-    await rm(probe, { force: true });
-  }
 }
 
 /** Static imports an output pulls in, transitively: what the page should modulepreload. */

@@ -2,7 +2,6 @@ import { route, type RouteDefinition } from '../../shared/route-definition.ts';
 import { routes as productRoutes } from '../../app/routes.ts';
 import * as deferredPage from './deferred-page.tsx';
 import * as manyDeferredPage from './many-deferred-page.tsx';
-import { DEFERRED_PATH, MANY_DEFERRED_PATH, SUSPENSE_PATH } from './suspense-fixture.ts';
 import * as suspensePage from './suspense-page.tsx';
 
 /**
@@ -13,7 +12,8 @@ import * as suspensePage from './suspense-page.tsx';
  */
 export const routes: readonly RouteDefinition[] = [
   ...productRoutes,
-  route(SUSPENSE_PATH, suspensePage),
-  route(DEFERRED_PATH, deferredPage),
-  route(MANY_DEFERRED_PATH, manyDeferredPage),
+  // The paths are written out (the build reads this table without running it); suspense-fixture.ts names them too.
+  route('/bench/suspense', suspensePage),
+  route('/bench/deferred', deferredPage),
+  route('/bench/many-deferred', manyDeferredPage),
 ];

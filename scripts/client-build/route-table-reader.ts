@@ -1,0 +1,131 @@
+import { readFile } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import ts from 'typescript';
+import { displayPath } from './display-path.ts';
+import { isRelativeSpecifier, resolveRelativeModule } from './relative-module.ts';
+
+/** The page modules to bundle: entry name (the file's name) → file, and route path → entry name. */
+export interface PageEntries {
+  readonly files: ReadonlyMap<string, string>;
+  readonly routes: ReadonlyMap<string, string>;
+}
+
+/** A route table the build cannot read without running it; the message names the file, the line and what to write. */
+export class RouteTableError extends Error {
+  override readonly name = 'RouteTableError';
+}
+
+interface PageRoute {
+  readonly path: string;
+  readonly file: string;
+}
+
+/** The bindings of a table module's imports that the reader understands. */
+interface TableImports {
+  /** Local names of `route` (shared/route-definition.ts). */
+  readonly routeFunctions: ReadonlySet<string>;
+  /** `import * as name from './page.tsx'`: name → specifier. */
+  readonly namespaces: ReadonlyMap<string, string>;
+  /** `import { routes as name } from './other-table.ts'`: name → specifier, for a table spread into this one. */
+  readonly named: ReadonlyMap<string, string>;
+}
+
+export function scriptKindOf(file: string): ts.ScriptKind {
+  const kinds: Readonly<Record<string, ts.ScriptKind>> = { '.tsx': ts.ScriptKind.TSX, '.jsx': ts.ScriptKind.JSX, '.js': ts.ScriptKind.JS, '.mjs': ts.ScriptKind.JS };
+  return kinds[extname(file)] ?? ts.ScriptKind.TS;
+}
+
+function importsOf(source: ts.SourceFile): TableImports {
+  const routeFunctions = new Set<string>();
+  const namespaces = new Map<string, string>();
+  const named = new Map<string, string>();
+  for (const statement of source.statements) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    const clause = statement.importClause;
+    if (clause === undefined || clause.isTypeOnly) continue;
+    const specifier = statement.moduleSpecifier.text;
+    const bindings = clause.namedBindings;
+    if (bindings !== undefined && ts.isNamespaceImport(bindings)) namespaces.set(bindings.name.text, specifier);
+    if (bindings === undefined || !ts.isNamedImports(bindings)) continue;
+    for (const element of bindings.elements) {
+      if (element.isTypeOnly) continue;
+      if ((element.propertyName ?? element.name).getText(source) === 'route') routeFunctions.add(element.name.text);
+      else named.set(element.name.text, specifier);
+    }
+  }
+  return { routeFunctions, namespaces, named };
+}
+
+/** Reads one `route(path, page)` call: a string literal and a namespace import, or a RouteTableError saying what to write. */
+function pageRoute(call: ts.CallExpression, table: string, source: ts.SourceFile, imports: TableImports): PageRoute {
+  const where = `${displayPath(table)}:${source.getLineAndCharacterOfPosition(call.getStart(source)).line + 1}`;
+  const [pathArgument, pageArgument] = call.arguments;
+  if (pathArgument === undefined || !ts.isStringLiteralLike(pathArgument)) {
+    const written = call.arguments.map((argument) => argument.getText(source)).join(', ');
+    throw new RouteTableError(`${where}: route(${written}): write the path as a string literal, as in route('/products/:id', product)`);
+  }
+  const path = pathArgument.text;
+  const specifier = pageArgument !== undefined && ts.isIdentifier(pageArgument) ? imports.namespaces.get(pageArgument.text) : undefined;
+  if (specifier === undefined) {
+    throw new RouteTableError(
+      `${where}: Route ${path}: its page is not a module of this project imported with \`import * as\` (write the page in its own file, \`import * as page from './pages/page.tsx'\`, and pass \`page\` to route())`,
+    );
+  }
+  const file = isRelativeSpecifier(specifier) ? resolveRelativeModule(table, specifier) : undefined;
+  if (file === undefined)
+    throw new RouteTableError(`${where}: Route ${path}: no file of this project for '${specifier}' (import the page module with a relative path, as in './pages/page.tsx')`);
+  return { path, file };
+}
+
+/**
+ * Every `route()` call of a table module, in the order written, wherever it stands (inside
+ * `{ ...route('/x', page), load }` too), and the routes of the tables it spreads into its own
+ * array (`[...routes, …]` of a table imported by name from a relative module).
+ */
+async function readTable(table: string, seen: Set<string>): Promise<PageRoute[]> {
+  seen.add(table);
+  const source = ts.createSourceFile(table, await readFile(table, 'utf8'), ts.ScriptTarget.Latest, true, scriptKindOf(table));
+  const imports = importsOf(source);
+  const found: (PageRoute | { readonly included: string })[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && imports.routeFunctions.has(node.expression.text)) {
+      found.push(pageRoute(node, table, source, imports));
+      return;
+    }
+    if (ts.isSpreadElement(node) && ts.isArrayLiteralExpression(node.parent) && ts.isIdentifier(node.expression)) {
+      const specifier = imports.named.get(node.expression.text);
+      const included = specifier !== undefined && isRelativeSpecifier(specifier) ? resolveRelativeModule(table, specifier) : undefined;
+      if (included !== undefined) found.push({ included });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  const routes: PageRoute[] = [];
+  for (const item of found) {
+    if (!('included' in item)) routes.push(item);
+    else if (!seen.has(item.included)) routes.push(...(await readTable(item.included, seen)));
+  }
+  return routes;
+}
+
+/**
+ * The page modules a route table names, read from its source with the TypeScript parser: the
+ * build never runs the table (nor the app's modules), so a table may do anything at import
+ * while the build stays a pure function of the files.
+ */
+export async function findPageEntries(routesModule: string): Promise<PageEntries> {
+  const files = new Map<string, string>();
+  const names = new Map<string, string>();
+  const routes = new Map<string, string>();
+  for (const { path, file } of await readTable(routesModule, new Set())) {
+    let name = names.get(file);
+    if (name === undefined) {
+      const base = basename(file, extname(file));
+      name = files.has(base) ? `${base}-${files.size}` : base;
+      names.set(file, name);
+      files.set(name, file);
+    }
+    routes.set(path, name);
+  }
+  return { files, routes };
+}

@@ -1,0 +1,5 @@
+import type { PageProps } from '../../../../shared/route-definition.ts';
+
+export default function OtherPage(_props: PageProps) {
+  return <p>OTHER-PAGE-MARKER</p>;
+}

@@ -1,0 +1,44 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildClient } from '../../scripts/build-client.ts';
+import type { PageAssets } from '../../server/render/client-assets.ts';
+
+const FIXTURES = join(import.meta.dirname, '..', 'support', 'client-build-fixtures');
+
+/** The client build finds the pages by reading the route table's source, never by running it. */
+describe('the client build reads the route table without running it', () => {
+  let outDir: string;
+
+  beforeAll(async () => {
+    outDir = await mkdtemp(join(tmpdir(), 'route-table-reading-'));
+  });
+  afterAll(() => rm(outDir, { recursive: true, force: true }));
+
+  test('builds a table whose module does something when it runs, and that something never happens', async () => {
+    const pages = await buildClient({ routesModule: join(FIXTURES, 'table-with-side-effect.ts'), outDir: join(outDir, 'side-effect'), mode: 'production' });
+    expect(Reflect.get(globalThis, 'routeTableRan')).toBeUndefined();
+    expect(Reflect.get(globalThis, 'includedRouteTableRan')).toBeUndefined();
+    // Plain, inside a spread with its own load, and from the table spread into this one; the inline route ships nothing.
+    expect(Object.keys(pages).sort()).toEqual(['/other', '/plain', '/plain/loaded']);
+    expect(pages['/plain/loaded']).toEqual(pages['/plain']);
+    const script = async (page: PageAssets | undefined) => readFile(join(outDir, 'side-effect', 'assets', (page?.script ?? '').replace('/assets/', '')), 'utf8');
+    expect(await script(pages['/plain'])).toContain('PLAIN-PAGE-MARKER');
+    expect(await script(pages['/other'])).toContain('OTHER-PAGE-MARKER');
+    const manifest: unknown = JSON.parse(await readFile(join(outDir, 'side-effect', 'manifest.json'), 'utf8'));
+    expect(manifest).toEqual({ routes: pages });
+  });
+
+  test('refuses a path that is not a string literal, naming the file, the line and what to write', async () => {
+    await expect(buildClient({ routesModule: join(FIXTURES, 'computed-path-table.ts'), outDir: join(outDir, 'computed'), mode: 'production' })).rejects.toThrow(
+      /client-build-fixtures\/computed-path-table\.ts:5: route\(plain\.PLAIN_PATH, plain\): write the path as a string literal, as in route\('\/products\/:id', product\)/,
+    );
+  });
+
+  test('refuses a page that is not a module imported with `import * as`, naming the file, the line and what to write', async () => {
+    await expect(buildClient({ routesModule: join(FIXTURES, 'aliased-page-table.ts'), outDir: join(outDir, 'aliased'), mode: 'production' })).rejects.toThrow(
+      /client-build-fixtures\/aliased-page-table\.ts:7: Route \/aliased: its page is not a module of this project imported with `import \* as` \(write the page in its own file, `import \* as page from '\.\/pages\/page\.tsx'`, and pass `page` to route\(\)\)/,
+    );
+  });
+});
