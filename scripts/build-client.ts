@@ -4,6 +4,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 import { join, relative, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { ASSETS_PATH, MANIFEST_FILE, type ClientManifest, type PageAssets } from '../server/render/client-assets.ts';
+import { pageModulesPlugin } from './client-build/page-modules-plugin.ts';
 import { findPageEntries, type PageEntries } from './client-build/route-table-reader.ts';
 
 export { findPageEntries, type PageEntries };
@@ -60,7 +61,7 @@ export function staticImports(metafile: esbuild.Metafile, output: string, seen =
 export function clientBuildOptions(files: ReadonlyMap<string, string>, { outDir, mode }: Omit<ClientBuildOptions, 'routesModule'>): esbuild.BuildOptions & { metafile: true } {
   return {
     entryPoints: Object.fromEntries([...files.keys()].map((name) => [name, `page-entry:${name}`])),
-    plugins: [pageEntriesPlugin(files)],
+    plugins: [pageEntriesPlugin(files), pageModulesPlugin(files.values())],
     bundle: true,
     splitting: true,
     format: 'esm',

@@ -3,6 +3,7 @@ import { basename, extname } from 'node:path';
 import ts from 'typescript';
 import { displayPath } from './display-path.ts';
 import { isRelativeSpecifier, resolveRelativeModule } from './relative-module.ts';
+import { parseModule } from './parse-module.ts';
 
 /** The page modules to bundle: entry name (the file's name) → file, and route path → entry name. */
 export interface PageEntries {
@@ -28,11 +29,6 @@ interface TableImports {
   readonly namespaces: ReadonlyMap<string, string>;
   /** `import { routes as name } from './other-table.ts'`: name → specifier, for a table spread into this one. */
   readonly named: ReadonlyMap<string, string>;
-}
-
-export function scriptKindOf(file: string): ts.ScriptKind {
-  const kinds: Readonly<Record<string, ts.ScriptKind>> = { '.tsx': ts.ScriptKind.TSX, '.jsx': ts.ScriptKind.JSX, '.js': ts.ScriptKind.JS, '.mjs': ts.ScriptKind.JS };
-  return kinds[extname(file)] ?? ts.ScriptKind.TS;
 }
 
 function importsOf(source: ts.SourceFile): TableImports {
@@ -84,7 +80,7 @@ function pageRoute(call: ts.CallExpression, table: string, source: ts.SourceFile
  */
 async function readTable(table: string, seen: Set<string>): Promise<PageRoute[]> {
   seen.add(table);
-  const source = ts.createSourceFile(table, await readFile(table, 'utf8'), ts.ScriptTarget.Latest, true, scriptKindOf(table));
+  const source = parseModule(table, await readFile(table, 'utf8'));
   const imports = importsOf(source);
   const found: (PageRoute | { readonly included: string })[] = [];
   const visit = (node: ts.Node): void => {
