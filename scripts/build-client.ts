@@ -6,6 +6,7 @@ import * as esbuild from 'esbuild';
 import { ASSETS_PATH, MANIFEST_FILE, type ClientManifest, type PageAssets } from '../server/render/client-assets.ts';
 import { pageModulesPlugin } from './client-build/page-modules-plugin.ts';
 import { findPageEntries, type PageEntries } from './client-build/route-table-reader.ts';
+import { serverModulesPlugin } from './client-build/server-modules-plugin.ts';
 
 export { findPageEntries, type PageEntries };
 
@@ -61,7 +62,7 @@ export function staticImports(metafile: esbuild.Metafile, output: string, seen =
 export function clientBuildOptions(files: ReadonlyMap<string, string>, { outDir, mode }: Omit<ClientBuildOptions, 'routesModule'>): esbuild.BuildOptions & { metafile: true } {
   return {
     entryPoints: Object.fromEntries([...files.keys()].map((name) => [name, `page-entry:${name}`])),
-    plugins: [pageEntriesPlugin(files), pageModulesPlugin(files.values())],
+    plugins: [pageEntriesPlugin(files), pageModulesPlugin(files.values()), serverModulesPlugin()],
     bundle: true,
     splitting: true,
     format: 'esm',
