@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import ts from 'typescript';
+import { hasDefaultExport } from './default-export.ts';
 import { displayPath } from './display-path.ts';
 import { isRelativeSpecifier, resolveRelativeModule } from './relative-module.ts';
 import { parseModule } from './parse-module.ts';
@@ -107,13 +108,17 @@ async function readTable(table: string, seen: Set<string>): Promise<PageRoute[]>
 /**
  * The page modules a route table names, read from its source with the TypeScript parser: the
  * build never runs the table (nor the app's modules), so a table may do anything at import
- * while the build stays a pure function of the files.
+ * while the build stays a pure function of the files. A module without a default export is a
+ * resource route's, and has no entry.
  */
 export async function findPageEntries(routesModule: string): Promise<PageEntries> {
   const files = new Map<string, string>();
   const names = new Map<string, string>();
   const routes = new Map<string, string>();
+  const hydrates = new Map<string, boolean>();
   for (const { path, file } of await readTable(routesModule, new Set())) {
+    if (!hydrates.has(file)) hydrates.set(file, await hasDefaultExport(file));
+    if (hydrates.get(file) !== true) continue;
     let name = names.get(file);
     if (name === undefined) {
       const base = basename(file, extname(file));

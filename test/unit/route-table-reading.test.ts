@@ -30,6 +30,11 @@ describe('the client build reads the route table without running it', () => {
     expect(manifest).toEqual({ routes: pages });
   });
 
+  test("gives a resource route's module (no default export) no entry", async () => {
+    const pages = await buildClient({ routesModule: join(FIXTURES, 'resource-route-table.js'), outDir: join(outDir, 'resource'), mode: 'production' });
+    expect(Object.keys(pages)).toEqual(['/plain']);
+  });
+
   test('refuses a path that is not a string literal, naming the file, the line and what to write', async () => {
     await expect(buildClient({ routesModule: join(FIXTURES, 'computed-path-table.ts'), outDir: join(outDir, 'computed'), mode: 'production' })).rejects.toThrow(
       /client-build-fixtures\/computed-path-table\.ts:5: route\(plain\.PLAIN_PATH, plain\): write the path as a string literal, as in route\('\/products\/:id', product\)/,
