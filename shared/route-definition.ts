@@ -70,9 +70,9 @@ export type PageComponent<Data = unknown> = Bivariant<(props: PageProps<Data>) =
 export type HeadDefinition<Data = unknown> = PageHead | Bivariant<(data: Data, params: RouteParams) => PageHead>;
 
 /**
- * A page module under `shared/pages/`: the component as its default export, and beside it
- * what the server needs. The browser's bundle imports only the default export, so `load`
- * and what it imports never ship (esbuild drops exports nobody imports).
+ * A page module under `app/pages/`: the component as its default export, and beside it
+ * what the server needs. The client build removes `load`, `action` and `head` and what only
+ * they use before bundling the module, so none of it ships (docs/rendering.md).
  */
 export interface PageModule<Data = unknown> {
   readonly default: PageComponent<Data>;
