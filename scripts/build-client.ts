@@ -24,6 +24,8 @@ export interface ClientBuildOptions {
 
 const ENTRY_NAMESPACE = 'page-entry';
 const HYDRATE_MODULE = join(ROOT, 'client', 'hydrate-page.tsx');
+/** The rules of what the framework's client shows (announcer, progress bar, status views): first in every page's stylesheet, so a page's own rules win. */
+const FRAMEWORK_CSS = join(ROOT, 'client', 'framework.css');
 
 /** One virtual entry per page module: its component, hydrated when it is the document's page. Nothing else ships. */
 function pageEntriesPlugin(files: ReadonlyMap<string, string>): esbuild.Plugin {
@@ -36,9 +38,13 @@ function pageEntriesPlugin(files: ReadonlyMap<string, string>): esbuild.Plugin {
         if (file === undefined) return { errors: [{ text: `no page module named ${args.path}` }] };
         return {
           // The component is the module's default export, for navigations that load it later.
-          contents: [`import Page from ${JSON.stringify(file)};`, `import { startPage } from ${JSON.stringify(HYDRATE_MODULE)};`, 'startPage(Page);', 'export default Page;'].join(
-            '\n',
-          ),
+          contents: [
+            `import ${JSON.stringify(FRAMEWORK_CSS)};`,
+            `import Page from ${JSON.stringify(file)};`,
+            `import { startPage } from ${JSON.stringify(HYDRATE_MODULE)};`,
+            'startPage(Page);',
+            'export default Page;',
+          ].join('\n'),
           resolveDir: ROOT,
           loader: 'tsx',
         };
@@ -81,7 +87,11 @@ export function clientBuildOptions(files: ReadonlyMap<string, string>, { outDir,
   };
 }
 
-/** Maps each hydrating route to its page's entry file and the chunks it imports, as public URLs. */
+/**
+ * Maps each hydrating route to its page's entry file, the chunks it imports and its stylesheet,
+ * as public URLs. esbuild writes the CSS an entry's modules import, statically or not, into one
+ * file beside it (the entry's `cssBundle`; CSS is not split into chunks), so a page has one.
+ */
 export async function writeManifest(metafile: esbuild.Metafile, outDir: string, entries: PageEntries): Promise<Record<string, PageAssets>> {
   const assetsDir = join(outDir, 'assets');
   const url = (file: string) => `${ASSETS_PATH}${relative(assetsDir, resolve(ROOT, file)).split('\\').join('/')}`;
@@ -89,7 +99,7 @@ export async function writeManifest(metafile: esbuild.Metafile, outDir: string, 
   for (const [output, meta] of Object.entries(metafile.outputs)) {
     if (meta.entryPoint === undefined || !meta.entryPoint.startsWith(`${ENTRY_NAMESPACE}:`)) continue;
     const name = meta.entryPoint.slice(ENTRY_NAMESPACE.length + 1);
-    byName.set(name, { script: url(output), preloads: [...staticImports(metafile, output)].map(url) });
+    byName.set(name, { script: url(output), preloads: [...staticImports(metafile, output)].map(url), styles: meta.cssBundle === undefined ? [] : [url(meta.cssBundle)] });
   }
   const routes: Record<string, PageAssets> = {};
   for (const [path, name] of entries.routes) {

@@ -81,6 +81,8 @@ function nodeBundleOptions(react: ReactBuild): esbuild.BuildOptions {
     target: ['node24'],
     jsx: 'automatic',
     plugins: [nodeBuiltinsByRequire, jsonByParse],
+    // A page's CSS is the client build's (docs/styles.md); on the server its import is nothing.
+    loader: { '.css': 'empty' },
     ...(react === 'production' ? { define: { 'process.env.NODE_ENV': JSON.stringify('production') } } : {}),
     minifyWhitespace: true,
     minifySyntax: true,

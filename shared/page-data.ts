@@ -33,6 +33,8 @@ export interface ClientRoute {
   readonly flags: string;
   readonly script?: string;
   readonly preloads?: readonly string[];
+  /** The page's stylesheets: a navigation there adds those the document lacks and waits for them before it shows the page. */
+  readonly styles?: readonly string[];
 }
 
 /** The first line of a page's data response (server/render/page-data-response.ts). */

@@ -36,7 +36,7 @@ export function homeTree(clientDir: string): HomeTree {
   return {
     bootstrapScriptContent: bootstrapScript(assets),
     element: () => (
-      <PageDocument head={resolveHead(homeHead, { name: APP_NAME }, NO_PUBLIC_ORIGIN)} nonce={BASELINE_NONCE} dataScript={dataScript}>
+      <PageDocument head={resolveHead(homeHead, { name: APP_NAME }, NO_PUBLIC_ORIGIN)} nonce={BASELINE_NONCE} styles={assets.styles} dataScript={dataScript}>
         <AppRoot>
           <HomePage data={undefined} params={{}} />
         </AppRoot>
@@ -68,7 +68,12 @@ export function suspenseTree(fixtureClientDir: string): SuspenseTree {
     element: (delayMs) => {
       const data = { delayMs };
       return (
-        <PageDocument head={resolveHead({ title: STREAMING_TITLE }, { name: APP_NAME }, NO_PUBLIC_ORIGIN)} nonce={BASELINE_NONCE} dataScript={initialDataScript(data)}>
+        <PageDocument
+          head={resolveHead({ title: STREAMING_TITLE }, { name: APP_NAME }, NO_PUBLIC_ORIGIN)}
+          nonce={BASELINE_NONCE}
+          styles={assets.styles}
+          dataScript={initialDataScript(data)}
+        >
           <AppRoot>
             <SuspensePage data={data} params={{}} />
           </AppRoot>

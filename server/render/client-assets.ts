@@ -4,10 +4,12 @@ import { join } from 'node:path';
 /** Public URL prefix of built client files (docs/rendering.md). */
 export const ASSETS_PATH = '/assets/';
 
-/** What one page needs in the browser: its entry module and the chunks it imports. */
+/** What one page needs in the browser: its entry module, the chunks it imports, and its stylesheets (docs/styles.md). */
 export interface PageAssets {
   readonly script: string;
   readonly preloads: readonly string[];
+  /** The CSS its module imports, with the framework's own rules, built into one file: linked from the head. */
+  readonly styles: readonly string[];
 }
 
 export interface ClientAssets {
@@ -24,11 +26,14 @@ export interface ClientManifest {
 
 export const MANIFEST_FILE = 'manifest.json';
 
-function isPageAssets(value: unknown): value is PageAssets {
+function isUrlList(value: unknown): value is readonly string[] {
+  return Array.isArray(value) && value.every((url) => typeof url === 'string');
+}
+
+function isPageCode(value: unknown): value is Omit<PageAssets, 'styles'> {
   if (typeof value !== 'object' || value === null) return false;
   if (!('script' in value) || !('preloads' in value)) return false;
-  const { script, preloads } = value;
-  return typeof script === 'string' && Array.isArray(preloads) && preloads.every((p) => typeof p === 'string');
+  return typeof value.script === 'string' && isUrlList(value.preloads);
 }
 
 /** Reads the build manifest once, at start. A missing or broken manifest stops the start. */
@@ -40,8 +45,11 @@ export function loadClientAssets(dir: string): ClientAssets {
   }
   const routes = new Map<string, PageAssets>();
   for (const [path, entry] of Object.entries(parsed.routes)) {
-    if (!isPageAssets(entry)) throw new Error(`${file}: route "${path}" has no script`);
-    routes.set(path, { script: entry.script, preloads: entry.preloads });
+    if (!isPageCode(entry)) throw new Error(`${file}: route "${path}" has no script`);
+    // A build from before pages had stylesheets: its pages would show without their look.
+    const styles: unknown = Reflect.get(entry, 'styles');
+    if (!isUrlList(styles)) throw new Error(`${file}: route "${path}" has no list of stylesheets (an older build's manifest: run npm run build)`);
+    routes.set(path, { script: entry.script, preloads: entry.preloads, styles });
   }
   return { dir: join(dir, 'assets'), routes };
 }

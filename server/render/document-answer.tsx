@@ -41,6 +41,8 @@ export interface DocumentRoute {
   readonly Page: PageComponent;
   /** Set when the page hydrates: the script that loads its code. */
   readonly bootstrapScriptContent: string | undefined;
+  /** The page's stylesheets, linked from the head (docs/styles.md). */
+  readonly styles: readonly string[];
   /** The route table for navigation, the same on every page (data-stream.ts). */
   readonly navigationScript: string | undefined;
 }
@@ -132,6 +134,7 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
     <PageDocument
       head={page.head}
       nonce={nonce}
+      styles={route.styles}
       dataScript={embedded?.stream.initial}
       liveReloadScript={settings.liveReloadScript}
       analyticsSources={settings.analyticsSources}

@@ -1,10 +1,10 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { NAVIGATION_HEADER, NAVIGATION_SCOPE, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
-import type { ClientRoute } from '../../shared/page-data.ts';
+import type { ClientRoute, PageDataMeta } from '../../shared/page-data.ts';
 import type { SiteHead } from '../../shared/head.ts';
 import type { RouteDefinition } from '../../shared/route-definition.ts';
 import { logServerError } from '../observability/server-error-log.ts';
-import { bootstrapScript, type ClientAssets, type PageAssets } from './client-assets.ts';
+import { bootstrapScript, type ClientAssets } from './client-assets.ts';
 import { fixedDataScript } from './data-stream.ts';
 import { DeferredDataError } from './deferred-data.ts';
 import { streamDocument, type DocumentRoute, type DocumentSettings } from './document-answer.tsx';
@@ -37,7 +37,7 @@ function navigationScope(req: Request): string | undefined {
 /** A page's data instead of its document, for an in-place navigation (page-data-response.ts). */
 function sendNavigationData(
   page: PreparedPage,
-  route: DocumentRoute & { readonly assets: PageAssets | null },
+  route: DocumentRoute & { readonly assets: PageDataMeta['assets'] },
   req: Request,
   res: Response,
   scope: string,
@@ -69,9 +69,11 @@ export function createPageHandler(routeDefinition: RouteDefinition, options: Pag
     path: routeDefinition.path,
     Page: routeDefinition.component,
     bootstrapScriptContent: assets === undefined ? undefined : bootstrapScript(assets),
+    styles: assets?.styles ?? [],
     // The route table for navigation is the same on every page: written once (data-stream.ts).
     navigationScript: client.routes.length === 0 ? undefined : fixedDataScript('navigation', client.routes),
-    assets: assets ?? null,
+    // A navigation takes the page's stylesheets from the route table, which it has already (client-routes.ts).
+    assets: assets === undefined ? null : { script: assets.script, preloads: assets.preloads },
   };
   // Most heads depend neither on the data nor on the path: worked out once, not per request (page-head.ts).
   const headFor = createHeadFor(routeDefinition, options.head);

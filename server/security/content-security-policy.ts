@@ -67,8 +67,9 @@ function baseDirectives(): Record<string, readonly string[]> {
 
 /**
  * helmet's default policy, with scripts allowed only by the per-request nonce and
- * `'strict-dynamic'` (so modules those scripts import load too), inline styles only by the
- * nonce, and fonts only from our origin (pages use system fonts). The header string is built
+ * `'strict-dynamic'` (so modules those scripts import load too), styles only from our origin
+ * (the build's stylesheets under `/assets/`; a page has no inline style, so none is allowed),
+ * and fonts only from our origin (pages use system fonts). The header string is built
  * once; a request only splices its nonce in. Sources given here are checked first: one that
  * could change the policy's meaning stops the app from being built (docs/security.md).
  * https://www.w3.org/TR/CSP3/#strict-dynamic-usage
@@ -77,7 +78,7 @@ export function createContentSecurityPolicy(options: ContentSecurityPolicyOption
   return compile({
     ...baseDirectives(),
     'script-src': [`'nonce-${NONCE}'`, "'strict-dynamic'", ...checkedSources('script-src', options.scriptSources)],
-    'style-src': ["'self'", `'nonce-${NONCE}'`],
+    'style-src': ["'self'"],
     'connect-src': ["'self'", ...checkedSources('connect-src', options.connectSources)],
   });
 }

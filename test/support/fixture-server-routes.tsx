@@ -15,6 +15,8 @@ import * as nextForm from './fixture-pages/next-form.tsx';
 import * as postOnce from './fixture-pages/post-once.tsx';
 import * as postOnceSaved from './fixture-pages/post-once-saved.tsx';
 import * as badFragment from './fixture-pages/bad-fragment.tsx';
+import * as plain from './fixture-pages/plain.tsx';
+import * as styled from './fixture-pages/styled.tsx';
 import type { NavBData } from './fixture-pages/nav-b.tsx';
 import type { LateStatusData } from './fixture-pages/late-status.tsx';
 import { loadSlowData, SlowPage } from './slow-page.tsx';
@@ -63,6 +65,9 @@ export const routes: readonly RouteDefinition[] = [
     },
   },
   { ...route('/nav/broken', navB), load: throwOnServer },
+  // Stylesheets: a page without one of its own links in place to a page with one.
+  route('/styles/plain', plain),
+  route('/styles/styled', styled),
   { ...route('/late/server', lateStatus), load: (): LateStatusData => ({ where: 'server' }) },
   { ...route('/late/both', lateStatus), load: (): LateStatusData => ({ where: 'both' }) },
   // A load that throws: the 500 page. The proxy tests' address (the page names the host, which

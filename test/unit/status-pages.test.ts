@@ -235,7 +235,7 @@ describe("the status answers' Content-Security-Policy (docs/security.md)", () =>
   test('a page keeps its own nonce policy: only status answers change', async () => {
     const res = await request(app).get('/users/1');
     expect(res.headers['content-security-policy']).toMatch(/script-src 'nonce-[^']+' 'strict-dynamic';/);
-    expect(res.headers['content-security-policy']).toMatch(/style-src 'self' 'nonce-[^']+';/);
+    expect(res.headers['content-security-policy']).toContain("style-src 'self';");
   });
 
   test("with analytics on, the status page keeps the request's nonce for its scripts only; the style stays allowed by hash", async () => {

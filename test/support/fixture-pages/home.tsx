@@ -2,6 +2,7 @@ import { APP_NAME } from '../../../shared/app-info.ts';
 import type { PageHead } from '../../../shared/head.ts';
 import { Link } from '../../../shared/link.tsx';
 import type { PageProps } from '../../../shared/route-definition.ts';
+import './home.css';
 
 export const head: PageHead = {
   title: 'Home',
