@@ -27,7 +27,7 @@ let nextKey = 1;
 let inFlight: AbortController | undefined;
 let routes: ReadonlyArray<ClientRoute & { readonly pattern: RegExp }> = [];
 let nonce = '';
-const kept = new Map<number, { readonly view: View; readonly title: string; readonly head: ResolvedHead | undefined }>();
+const kept = new Map<number, { readonly view: View; readonly title: string; readonly head: ResolvedHead | undefined; readonly styles?: readonly string[] | undefined }>();
 
 /** The router: renders the current view; `startNavigation` swaps it. */
 export function Router({ initial, render }: { readonly initial: View; readonly render: (view: View) => ReactNode }) {
@@ -59,6 +59,48 @@ function stays(url: URL): boolean {
   if (url.origin !== location.origin) return false;
   const route = routes.find((candidate) => candidate.pattern.test(url.pathname));
   return route === undefined || route.script !== undefined;
+}
+
+/** The stylesheets of the page at a same-origin URL, from its route (docs/styles.md). */
+function stylesOf(url: URL): readonly string[] {
+  return routes.find((candidate) => candidate.pattern.test(url.pathname))?.styles ?? [];
+}
+
+/** Each stylesheet a navigation added, by URL: settles once it has loaded or failed. */
+const sheets = new Map<string, Promise<unknown>>();
+
+/**
+ * Loads the stylesheets a page needs that the document lacks, without applying them yet: added
+ * with `media="not all"`, a stylesheet is still downloaded and parsed, so the page on the screen
+ * keeps its look until the new page is shown styled (applyStyles). A failed one does not hold
+ * the page back.
+ */
+function loadStyles(hrefs: readonly string[]): Promise<unknown> {
+  return Promise.all(
+    hrefs.map((href) => {
+      let loaded = sheets.get(href);
+      if (loaded === undefined && document.querySelector(`link[rel=stylesheet][href="${href}"]`) === null) {
+        const link = document.createElement('link');
+        link.rel = 'stylesheet';
+        link.media = 'not all';
+        link.href = href;
+        loaded = new Promise((done) => {
+          link.onload = link.onerror = done;
+        });
+        sheets.set(href, loaded);
+        document.head.append(link);
+      }
+      return loaded;
+    }),
+  );
+}
+
+/** Applies exactly these of the pages' stylesheets: the others stay, switched off, for a page that comes back. */
+function applyStyles(hrefs: readonly string[]): void {
+  for (const link of document.head.querySelectorAll<HTMLLinkElement>('link[rel=stylesheet]')) {
+    const href = link.getAttribute('href') ?? '';
+    if (routes.some((route) => route.styles?.includes(href))) link.media = hrefs.includes(href) ? 'all' : 'not all';
+  }
 }
 
 /** Runs a script of the server's under the page's nonce: the page data it carries builds itself. */
@@ -139,14 +181,18 @@ function afterShow(): void {
   if (done.announce) announce(document.title);
 }
 
-/** Shows a view, with a view transition where the browser has one and motion is welcome. */
-function commit(view: View, title: string, head: ResolvedHead | undefined, next: Arrival): void {
+/**
+ * Shows a view, with a view transition where the browser has one and motion is welcome. A page
+ * comes with its stylesheets, loaded already; a status view keeps those of the page before it.
+ */
+function commit(view: View, title: string, head: ResolvedHead | undefined, next: Arrival, styles?: readonly string[]): void {
   const show = () => {
     setHead(title, head);
+    if (styles !== undefined) applyStyles(styles);
     arrival = next;
     showView?.(view);
   };
-  kept.set(view.key, { view, title, head });
+  kept.set(view.key, { view, title, head, styles });
   if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value ?? 0);
   if (typeof document.startViewTransition === 'function' && !matchMedia('(prefers-reduced-motion: reduce)').matches) {
     document.startViewTransition(() => flushSync(show));
@@ -284,20 +330,30 @@ async function go(url: URL, options: Go): Promise<void> {
     const meta = (await stream.next()).value;
     if (!isMeta(meta) || meta.assets === null) throw new Error('a page without code');
     const code = import(/* @vite-ignore */ meta.assets.script);
+    const styles = stylesOf(landed);
+    // In parallel with the code and the data: the page is shown once its CSS is there, never unstyled.
+    const styled = loadStyles(styles);
     const initial = (await stream.next()).value;
     if (typeof initial !== 'string') throw new Error('no page data');
     runScript(initial);
     const page = pageDataIn(scope);
     const module: unknown = await code;
+    await styled;
     const Page: unknown = typeof module === 'object' && module !== null ? Reflect.get(module, 'default') : undefined;
     if (!isPageComponent(Page) || page === undefined) throw new Error('no page');
     if (controller.signal.aborted) return;
     pushOrReplace({});
-    commit({ key, Page, page }, meta.head.title, meta.head, {
-      scroll: options.pop?.scroll,
-      hash: landed.hash,
-      announce: true,
-    });
+    commit(
+      { key, Page, page },
+      meta.head.title,
+      meta.head,
+      {
+        scroll: options.pop?.scroll,
+        hash: landed.hash,
+        announce: true,
+      },
+      styles,
+    );
     finish();
     // Deferred values keep arriving on the same response.
     for await (const script of stream) {
@@ -330,7 +386,7 @@ function onPopState(event: PopStateEvent): void {
   const url = new URL(location.href);
   if (saved !== undefined) {
     inFlight?.abort();
-    commit(saved.view, saved.title, saved.head, { scroll: restore, hash: url.hash, announce: true });
+    commit(saved.view, saved.title, saved.head, { scroll: restore, hash: url.hash, announce: true }, saved.styles);
     return;
   }
   if (!stays(url)) location.reload();
@@ -356,12 +412,16 @@ function limit(task: (done: () => void) => void): void {
 
 function prefetchCode(route: ClientRoute): void {
   if (route.script === undefined) return;
-  for (const href of [route.script, ...(route.preloads ?? [])]) {
-    if (prefetchedCode.has(href) || document.querySelector(`link[rel=modulepreload][href="${href}"]`) !== null) continue;
+  for (const href of [route.script, ...(route.preloads ?? []), ...(route.styles ?? [])]) {
+    if (prefetchedCode.has(href) || document.querySelector(`link[href="${href}"]`) !== null) continue;
     prefetchedCode.add(href);
     limit((done) => {
       const link = document.createElement('link');
-      link.rel = 'modulepreload';
+      // A stylesheet is fetched ahead too, and applied only when its page is shown (loadStyles).
+      if (route.styles?.includes(href) === true) {
+        link.rel = 'preload';
+        link.as = 'style';
+      } else link.rel = 'modulepreload';
       link.href = href;
       link.nonce = nonce;
       link.onload = link.onerror = () => done();
@@ -377,7 +437,7 @@ function prefetchCode(route: ClientRoute): void {
 export function startNavigation(initial: View, clientRoutes: readonly ClientRoute[]): void {
   routes = clientRoutes.map((route) => ({ ...route, pattern: new RegExp(route.source, route.flags) }));
   nonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
-  kept.set(initial.key, { view: initial, title: document.title, head: undefined });
+  kept.set(initial.key, { view: initial, title: document.title, head: undefined, styles: stylesOf(new URL(location.href)) });
   history.scrollRestoration = 'manual';
   history.replaceState({ ...(history.state ?? {}), key: initial.key }, '');
   addEventListener('popstate', onPopState);
