@@ -23,6 +23,9 @@ import { assignNonce, securityHeaderDefaults } from './security/security-headers
 import { installResponseHead } from './http/response-head.ts';
 import { createCsrfCheck, createFormTokenIssuer } from './security/csrf.ts';
 import { createActionHandler } from './actions/action-handler.ts';
+import { createRedirectAnswer } from './actions/redirect-answer.ts';
+import { createResourceHandler } from './render/resource-route.ts';
+import { isResourceRoute } from '../shared/route-definition.ts';
 import { createFormBodyParser } from './actions/form-body.ts';
 import { createStaticAssets } from './static/static-assets.ts';
 import { createStatusPages } from './errors/status-pages.ts';
@@ -150,7 +153,8 @@ export function createApp(options: AppOptions): Express {
     app.use(router);
   }
   for (const route of routes) {
-    const showPage = createPageHandler(route, pageOptions);
+    // A route without a component answers with the Response its load returns (docs/responses.md).
+    const showPage = isResourceRoute(route) ? createResourceHandler(route, { renderTimeoutMs, data: loadSettings }) : createPageHandler(route, pageOptions);
     app.get(route.path, showPage);
     if (route.action !== undefined && checkCsrf !== undefined) {
       // The body first (the token may be in it), then the cross-site check, then the action.
@@ -161,6 +165,8 @@ export function createApp(options: AppOptions): Express {
   }
 
   app.use(createNotFoundHandler(pages));
+  // redirect() thrown by load, getLoadContext or a resource route; an action answers its own.
+  app.use(createRedirectAnswer(publicOrigin));
   app.use(createErrorHandler({ pages, publicHost: publicOrigin?.hostname, development }));
   return app;
 }

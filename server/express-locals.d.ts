@@ -6,8 +6,8 @@ declare global {
       cspNonce: string;
       /** The matched route's path pattern, for logs; unset when no page route matched. */
       routePattern?: string;
-      /** Set by a route's action to show the page again: the status and what the action returned. */
-      actionResult?: { readonly status: number; readonly data: unknown };
+      /** Set by a route's action to show the page again: what the action returned, and the status and headers it asked for. */
+      actionResult?: { readonly status: number | undefined; readonly data: unknown; readonly headers: HeadersInit | undefined };
       /** A non-object thrown and logged during this request, so it is logged only once. */
       loggedPrimitive?: { readonly error: unknown; readonly digest: string };
     }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { PageHead } from './head.ts';
+import type { DataWithResponseInit } from './responses.ts';
 
 export type RouteParams = Readonly<Record<string, string>>;
 
@@ -43,11 +44,18 @@ export type ActionContext = LoadContext & {
 };
 
 /**
- * What an action may return: `invalid(errors, values)` shows the page again with 422; any other
- * value shows it again with 200 and reaches the page as `actionData`. `redirect(location)`
- * (shared/action-helpers.ts) throws instead of returning, and answers 303.
+ * What an action may return: `invalid(errors, values)` shows the page again with 422;
+ * `data(value, init)` (shared/responses.ts) shows it with `init`'s status and headers; any
+ * other value shows it again with 200 and reaches the page as `actionData`. `redirect(location)`
+ * throws instead of returning, and answers 303 (docs/responses.md).
  */
 export type ActionResult = unknown;
+
+/** What a page's `load` returns: its data, or `data(value, init)` with a status and headers for the answer (docs/responses.md). */
+export type LoadResult<Data> = Data | DataWithResponseInit<Data>;
+
+/** The data a page gets from a `load` function: what it returns, awaited, out of `data()`. `PageProps<LoadedData<typeof load>>`. */
+export type LoadedData<Load extends (...args: never[]) => unknown> = Awaited<ReturnType<Load>> extends DataWithResponseInit<infer Data> ? Data : Awaited<ReturnType<Load>>;
 
 export interface PageProps<Data = unknown> {
   readonly data: Data;
@@ -76,18 +84,29 @@ export type HeadDefinition<Data = unknown> = PageHead | Bivariant<(data: Data, p
  */
 export interface PageModule<Data = unknown> {
   readonly default: PageComponent<Data>;
-  readonly load?: (context: LoadContext) => Data | Promise<Data>;
+  readonly load?: (context: LoadContext) => LoadResult<Data> | Promise<LoadResult<Data>>;
   readonly head?: HeadDefinition<Data>;
   /** Runs on the server for a POST to the route, after the cross-site check (docs/building-pages.md). */
   readonly action?: (context: ActionContext) => ActionResult | Promise<ActionResult>;
 }
 
-export interface RouteDefinition<Data = unknown> {
+/**
+ * A module under `app/` with no default export: a resource route (docs/responses.md), whose
+ * `load` answers GET and HEAD, and whose `action` answers POST, each with a Fetch `Response`.
+ */
+export interface ResourceModule {
+  readonly default?: undefined;
+  readonly load: (context: LoadContext) => Response | Promise<Response>;
+  readonly action?: (context: ActionContext) => Response | Promise<Response>;
+}
+
+/** A route that renders a page. */
+export interface PageRouteDefinition<Data = unknown> {
   /** An Express 5 path pattern, e.g. `/users/:id`. Also the `route` field in logs. */
   readonly path: string;
   readonly component: PageComponent<Data>;
   /** Runs on the server before the shell; promises inside its result stream (docs/building-pages.md). */
-  readonly load?: (context: LoadContext) => Data | Promise<Data>;
+  readonly load?: (context: LoadContext) => LoadResult<Data> | Promise<LoadResult<Data>>;
   readonly head?: HeadDefinition<Data>;
   /** Answers a POST to the route; without one the route answers 405 to it (docs/building-pages.md). */
   readonly action?: (context: ActionContext) => ActionResult | Promise<ActionResult>;
@@ -98,20 +117,50 @@ export interface RouteDefinition<Data = unknown> {
   readonly page?: PageModule<Data>;
 }
 
-/** A route of the table: a path and the page module it serves, named nowhere else. */
-export function route<Data>(path: string, page: PageModule<Data>): RouteDefinition<Data> {
-  const { default: component, load, head, action } = page;
+/**
+ * A route with no component (docs/responses.md): its `load` answers GET and HEAD with the
+ * `Response` it returns (JSON, text, a file's stream), its `action`, if any, answers POST the
+ * same way. It ships no JavaScript, and links to it load it in full.
+ */
+export interface ResourceRouteDefinition {
+  readonly path: string;
+  readonly component?: undefined;
+  readonly load: (context: LoadContext) => Response | Promise<Response>;
+  readonly action?: (context: ActionContext) => Response | Promise<Response>;
+  readonly head?: undefined;
+  readonly page?: undefined;
+}
+
+/** A route of the table: a page, or a resource route (no component: `load` returns a `Response`). */
+export type RouteDefinition<Data = unknown> = PageRouteDefinition<Data> | ResourceRouteDefinition;
+
+export function isResourceRoute(route: RouteDefinition): route is ResourceRouteDefinition {
+  return route.component === undefined;
+}
+
+/** A route of the table: a path and the page module it serves, named nowhere else. A module without a default export is a resource route. */
+export function route<Data>(path: string, page: PageModule<Data>): PageRouteDefinition<Data>;
+export function route(path: string, module: ResourceModule): ResourceRouteDefinition;
+export function route<Data>(path: string, module: PageModule<Data> | ResourceModule): RouteDefinition<Data> {
+  if (module.default === undefined) {
+    // No `page`: nothing to hydrate, and the build gives a module without a default export no entry.
+    const { load, action } = module;
+    return { path, load, ...(action === undefined ? {} : { action }) };
+  }
+  const { default: component, load, head, action } = module;
   return {
     path,
     component,
-    page,
+    page: module,
     ...(load === undefined ? {} : { load }),
     ...(head === undefined ? {} : { head }),
     ...(action === undefined ? {} : { action }),
   };
 }
 
-/** A server-only route written inline (tests build apps this way); ties `load` to `data`. */
+/** A server-only route written inline (tests build apps this way); ties `load` to `data`, or types a resource route. */
+export function defineRoute<Data>(route: PageRouteDefinition<Data>): PageRouteDefinition<Data>;
+export function defineRoute(route: ResourceRouteDefinition): ResourceRouteDefinition;
 export function defineRoute<Data>(route: RouteDefinition<Data>): RouteDefinition<Data> {
   return route;
 }

@@ -1,12 +1,14 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { isActionRedirect, isInvalidSubmission } from '../../shared/action-helpers.ts';
-import { FORM_TOKEN_FIELD, NAVIGATION_HEADER, NAVIGATION_REDIRECT_HEADER } from '../../shared/navigation.ts';
+import { isInvalidSubmission } from '../../shared/action-helpers.ts';
+import { isRedirect } from '../../shared/responses.ts';
+import { FORM_TOKEN_FIELD } from '../../shared/navigation.ts';
 import type { RouteDefinition } from '../../shared/route-definition.ts';
 import { untilAborted } from '../render/abortable.ts';
 import { ClientDisconnectedError, RenderTimeoutError } from '../render/render-errors.ts';
 import { createLoadContext, type GetLoadContext } from '../render/request-context.ts';
 import { normalizeParams } from '../render/route-params.ts';
-import { sameOriginLocation } from './redirect-location.ts';
+import { unwrapData } from '../render/page-answer.ts';
+import { sendRedirect } from './redirect-answer.ts';
 
 export interface ActionHandlerOptions {
   /** Where the request's absolute URL, and so a redirect's allowed origin, come from. */
@@ -24,12 +26,26 @@ function formFields(body: unknown): Readonly<Record<string, unknown>> {
 }
 
 /**
+ * What the route is shown again with: `invalid()`'s 422 and `{ errors, values }`; `data()`'s
+ * value, status and headers; any other value as it is, with `load`'s status or 200. A resource
+ * route's handler takes the value as the `Response` to send (resource-route.ts).
+ */
+function shownWith(result: unknown): NonNullable<Response['locals']['actionResult']> {
+  if (isInvalidSubmission(result)) return { status: 422, data: { errors: result.errors, values: result.values }, headers: undefined };
+  const { value, status, headers } = unwrapData(result);
+  return { status, data: value, headers };
+}
+
+/**
  * Runs a route's action for a POST whose body was parsed and whose cross-site check passed
  * (server/app.ts), then answers (docs/building-pages.md, "Forms and actions"):
- * - `redirect(location)`: 303 See Other to that path of this site; an in-place submission
- *   gets 204 with the path in `X-Navigation-Redirect` and navigates there itself;
+ * - `redirect(location, init)`: 303 See Other (or `init`'s status) to that path of this site,
+ *   with `init`'s headers; an in-place submission gets 204 with the path in
+ *   `X-Navigation-Redirect` and navigates there itself (redirect-answer.ts);
  * - `invalid(errors, values)`: the page again, 422, `actionData = { errors, values }`;
+ * - `data(value, init)`: the page again with `init`'s status and headers, `actionData` = value;
  * - any other value: the page again, 200, `actionData` = the value;
+ * - on a resource route, a `Response`: sent as it is (resource-route.ts);
  * - a status helper or a throw: its status page, or the 500 page with a digest, as for `load`;
  * - not settled within the render timeout: its signal aborts, and the 500 page with a digest
  *   answers, its error line naming the route, as for a `load` that outlives the timeout.
@@ -57,16 +73,8 @@ export function createActionHandler(route: RouteDefinition, showPage: RequestHan
       // Assigned rather than spread, so `cookies` stays parsed on first read only.
       result = await untilAborted(action(Object.assign(loadContext, { body: formFields(req.body) })), signal);
     } catch (error) {
-      if (isActionRedirect(error)) {
-        const location = sameOriginLocation(req, error.location, publicOrigin);
-        // An in-place submission is told where to go and goes there itself: fetch would follow
-        // a 303 under the page's CSP, whose upgrade-insecure-requests can turn it to https.
-        const inPlace = req.get(NAVIGATION_HEADER) === 'data';
-        res.status(inPlace ? 204 : 303);
-        res.setHeader(inPlace ? NAVIGATION_REDIRECT_HEADER : 'Location', location);
-        res.setHeader('Cache-Control', 'no-store');
-        res.setHeader('Content-Length', 0);
-        res.end();
+      if (isRedirect(error)) {
+        sendRedirect(req, res, error, 303, publicOrigin);
         return;
       }
       // Past the timeout: Express answers the 500 page, whose error line is this event's only one.
@@ -80,7 +88,7 @@ export function createActionHandler(route: RouteDefinition, showPage: RequestHan
     } finally {
       clearTimeout(timer);
     }
-    res.locals.actionResult = isInvalidSubmission(result) ? { status: 422, data: { errors: result.errors, values: result.values } } : { status: 200, data: result };
+    res.locals.actionResult = shownWith(result);
     await showPage(req, res, next);
   };
 }

@@ -26,6 +26,11 @@ function errorFields(error: unknown): ErrorFields {
   return { name: 'NonError', message: String(error), stack: undefined };
 }
 
+/** Whether this error has had its `error` line already: whatever it is, it was taken for a server error. */
+export function isLoggedError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && digests.has(error);
+}
+
 /**
  * Writes the one `error` line of docs/status-pages.md (digest, request id via the child
  * logger, method, path, route pattern, error name, message, stack, fingerprint) and returns

@@ -96,14 +96,17 @@ function sendDocument(page: PreparedPage, route: DocumentRoute, request: Documen
   const shellSeconds = (performance.now() - started) / 1000;
   settings.onShellReady?.(route.path, shellSeconds);
   const encoding = settings.compression ? negotiateEncoding(req) : undefined;
-  // The form token's cookie rides in the head, unless the page set cookies of its own: the
-  // head's would replace them (Node's writeHead), so it joins them instead.
+  // The form token's cookie rides in the head, unless the page set cookies of its own (in
+  // `data()`, or on the response in getLoadContext): the head's would replace them (Node's
+  // writeHead), so it joins them instead.
+  const { answer } = page;
+  for (const own of answer.cookies) res.append('Set-Cookie', own);
   let cookie = page.form?.setCookie;
   if (cookie !== undefined && res.hasHeader('Set-Cookie')) {
     res.append('Set-Cookie', cookie);
     cookie = undefined;
   }
-  writePreparedHead(res, page.status, settings.headers(encoding, res.locals.cspNonce, shellSeconds * 1000, cookie));
+  writePreparedHead(res, answer.status, settings.headers(encoding, res.locals.cspNonce, shellSeconds * 1000, cookie, answer));
   if (req.method === 'HEAD') {
     lifecycle.enter('done');
     res.end();

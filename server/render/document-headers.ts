@@ -1,4 +1,5 @@
-import { extendHead, prepareHead, type PreparedHead } from '../http/response-head.ts';
+import { NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
+import { extendHead, prepareHead, type HeaderPair, type PreparedHead } from '../http/response-head.ts';
 import type { ContentSecurityPolicy } from '../security/content-security-policy.ts';
 import { securityHeaderDefaults } from '../security/security-headers.ts';
 import type { ContentEncoding } from '../http/compression.ts';
@@ -11,26 +12,50 @@ export interface DocumentHeadersOptions {
   readonly compression: boolean;
 }
 
-/** A document's whole head for its encoding, nonce, time to shell and the cookie it sets, if any. */
-export type DocumentHeaders = (encoding: ContentEncoding | undefined, nonce: string, shellMs: number, setCookie?: string) => PreparedHead;
+/** What a page's `load` or action asked its answer to carry (server/render/page-answer.ts): never a header the framework owns. */
+export interface OwnHeaders {
+  readonly headers: readonly HeaderPair[];
+  /** Replaces the default `Cache-Control` when given. */
+  readonly cacheControl: string | undefined;
+}
+
+/** A document's whole head for its encoding, nonce, time to shell, the cookie it sets and the page's own headers, if any. */
+export type DocumentHeaders = (encoding: ContentEncoding | undefined, nonce: string, shellMs: number, setCookie?: string, own?: OwnHeaders) => PreparedHead;
+
+/**
+ * A page with a `Cache-Control` of its own may be kept, by the browser or a shared cache: the
+ * document and the in-place navigation's data live at one address, so the copy is told apart
+ * by the headers that choose between them (and the data's scope).
+ */
+export const NAVIGATION_VARY = `${NAVIGATION_HEADER}, ${NAVIGATION_SCOPE_HEADER}`;
 
 /**
  * The headers of a page's document: the HTML headers, Vary and Content-Encoding, helmet's headers
  * and Permissions-Policy are made once per encoding; a request adds its Content-Security-Policy,
- * Server-Timing and form-token cookie (and the request id, when written). Setting the fifteen-odd headers one by
+ * Server-Timing and form-token cookie, the page's own headers and Cache-Control
+ * (docs/responses.md), and the request id, when written. Setting the fifteen-odd headers one by
  * one, each validated by Node, costs about a tenth of a small answer's CPU (measured on the 404).
  */
 export function createDocumentHeaders({ policy, compression }: DocumentHeadersOptions): DocumentHeaders {
   const security = securityHeaderDefaults();
   const vary = compression ? ([['Vary', 'Accept-Encoding']] as const) : [];
-  function headFor(encoding?: ContentEncoding): PreparedHead {
-    return prepareHead([...HTML_HEADERS, ...vary, ...(encoding === undefined ? [] : [['Content-Encoding', encoding] as const]), ...security]);
+  function headFor(html: readonly HeaderPair[], encoding?: ContentEncoding): PreparedHead {
+    return prepareHead([...html, ...vary, ...(encoding === undefined ? [] : [['Content-Encoding', encoding] as const]), ...security]);
   }
-  const heads = { identity: headFor(), br: headFor('br'), gzip: headFor('gzip') };
-  return function documentHeaders(encoding, nonce, shellMs, setCookie) {
-    const csp = ['Content-Security-Policy', policy(nonce)] as const;
-    // Browser tools show the server's share of the wait (docs/observability.md).
-    const timing = ['Server-Timing', `shell;desc="React shell";dur=${shellMs.toFixed(1)}`] as const;
-    return extendHead(heads[encoding ?? 'identity'], setCookie === undefined ? [csp, timing] : [csp, timing, ['Set-Cookie', setCookie]]);
+  const heads = { identity: headFor(HTML_HEADERS), br: headFor(HTML_HEADERS, 'br'), gzip: headFor(HTML_HEADERS, 'gzip') };
+  // For the pages that give their own Cache-Control: the same heads without the default one.
+  const uncached = HTML_HEADERS.filter(([name]) => name !== 'Cache-Control');
+  const cacheable = { identity: headFor(uncached), br: headFor(uncached, 'br'), gzip: headFor(uncached, 'gzip') };
+  return function documentHeaders(encoding, nonce, shellMs, setCookie, own) {
+    const pairs: HeaderPair[] = [
+      ['Content-Security-Policy', policy(nonce)],
+      // Browser tools show the server's share of the wait (docs/observability.md).
+      ['Server-Timing', `shell;desc="React shell";dur=${shellMs.toFixed(1)}`],
+    ];
+    const cacheControl = own?.cacheControl;
+    if (cacheControl !== undefined) pairs.push(['Cache-Control', cacheControl], ['Vary', NAVIGATION_VARY]);
+    if (own !== undefined) pairs.push(...own.headers);
+    if (setCookie !== undefined) pairs.push(['Set-Cookie', setCookie]);
+    return extendHead((cacheControl === undefined ? heads : cacheable)[encoding ?? 'identity'], pairs);
   };
 }

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { PageDataMeta } from '../../shared/page-data.ts';
 import { choosePageEncoding, compressInto, type ContentEncoding } from '../http/compression.ts';
 import { createDataStream } from './data-stream.ts';
+import { NAVIGATION_VARY, type OwnHeaders } from './document-headers.ts';
 import { setHtmlHeaders } from '../http/html-headers.ts';
 
 /** The type of a page's data response: one JSON value a line. */
@@ -9,6 +10,8 @@ export const PAGE_DATA_TYPE = 'application/x-ndjson; charset=utf-8';
 
 export interface PageDataResponse {
   readonly status: number;
+  /** The page's own headers and Cache-Control, as on its document (document-headers.ts). */
+  readonly own: OwnHeaders;
   readonly meta: PageDataMeta;
   /** The page's data as the document would embed it; deferred values are promises. */
   readonly value: unknown;
@@ -88,10 +91,10 @@ function createLineWriter(target: LineTarget): LineWriter {
  * ends when the last has. Every line is JSON (scripts as JSON strings), so the answer is
  * inert if anything but the navigation runtime reads it.
  */
-export function sendPageData(req: Request, res: Response, { status, meta, value, compression, scope, onError }: PageDataResponse): void {
+export function sendPageData(req: Request, res: Response, { status, own, meta, value, compression, scope, onError }: PageDataResponse): void {
   if (req.method === 'HEAD') {
     // The headers a GET gets, and no body: nothing to wait for, as for the document's HEAD.
-    setHeaders(req, res, status, compression);
+    setHeaders(req, res, status, own, compression);
     res.end();
     return;
   }
@@ -121,16 +124,21 @@ export function sendPageData(req: Request, res: Response, { status, meta, value,
     writer?.close();
     stream.dispose();
   });
-  const encoding = setHeaders(req, res, status, compression);
+  const encoding = setHeaders(req, res, status, own, compression);
   writer = createLineWriter(encoding === undefined ? res : compressInto(res, encoding));
   writer.line(meta);
   writer.line(stream.initial);
   if (settled) writer.end();
 }
 
-function setHeaders(req: Request, res: Response, status: number, compression: boolean): ContentEncoding | undefined {
+function setHeaders(req: Request, res: Response, status: number, own: OwnHeaders, compression: boolean): ContentEncoding | undefined {
   res.status(status);
   setHtmlHeaders(res);
   res.setHeader('Content-Type', PAGE_DATA_TYPE);
+  if (own.cacheControl !== undefined) {
+    res.setHeader('Cache-Control', own.cacheControl);
+    res.vary(NAVIGATION_VARY);
+  }
+  for (const [name, value] of own.headers) res.appendHeader(name, value);
   return choosePageEncoding(req, res, compression);
 }

@@ -2,12 +2,13 @@ import type { Request, Response } from 'express';
 import type { ResolvedHead } from '../../shared/head.ts';
 import { isHttpError } from '../../shared/http-error.ts';
 import type { EmbeddedPageData } from '../../shared/page-data.ts';
-import type { RouteDefinition, RouteParams } from '../../shared/route-definition.ts';
+import type { LoadContext, PageRouteDefinition, RouteParams } from '../../shared/route-definition.ts';
 import { statusDigest } from '../../shared/server-digests.ts';
 import { logServerError } from '../observability/server-error-log.ts';
 import type { FormToken } from '../security/csrf.ts';
 import { untilAborted } from './abortable.ts';
 import { deferData, DeferredDataError, type DeferredData } from './deferred-data.ts';
+import { pageAnswer, unwrapData, type PageAnswer } from './page-answer.ts';
 import type { HeadFor } from './page-head.ts';
 import type { PageLifecycle } from './page-lifecycle.ts';
 import { isRenderStopReason } from './render-errors.ts';
@@ -30,7 +31,8 @@ export interface PageDataSettings {
 
 /** What one request to a route renders, on either answer (the document or navigation data). */
 export interface PreparedPage {
-  readonly status: number;
+  /** Its status and the headers `load` and the action gave (page-answer.ts). */
+  readonly answer: PageAnswer;
   readonly head: ResolvedHead;
   readonly params: RouteParams;
   /** The data with each promise replaced by one the server controls (deferred-data.ts). */
@@ -40,27 +42,36 @@ export interface PreparedPage {
   /** The data as the browser receives it. */
   readonly pageData: EmbeddedPageData;
   readonly deferred: DeferredData<unknown>;
+  /** The form token; none on a page a shared cache may keep, which carries no secret of one visitor's. */
   readonly form: FormToken | undefined;
   /** What a deferred value's rejection stands for (its status helper, or its error), should it fail the shell. */
   causeOf(rejection: unknown): unknown;
 }
 
-/** Runs the app's `getLoadContext` and the route's `load`, each stopped by the lifecycle's signal. */
-async function runLoad(route: RouteDefinition, req: Request, res: Response, params: RouteParams, lifecycle: PageLifecycle, settings: PageDataSettings): Promise<unknown> {
-  if (route.load === undefined) return undefined;
+/** Runs the app's `getLoadContext` and the route's `load`, each stopped by the lifecycle's signal. Also a resource route's (resource-route.ts). */
+export async function runLoad(
+  load: ((context: LoadContext) => unknown) | undefined,
+  req: Request,
+  res: Response,
+  params: RouteParams,
+  lifecycle: PageLifecycle,
+  settings: Pick<PageDataSettings, 'getLoadContext' | 'publicOrigin'>,
+): Promise<unknown> {
+  if (load === undefined) return undefined;
   const signal = lifecycle.loadSignal;
   const context = settings.getLoadContext === undefined ? {} : await untilAborted(settings.getLoadContext(req, res), signal);
-  return untilAborted(route.load(createLoadContext(req, { params, signal, context, publicOrigin: settings.publicOrigin })), signal);
+  return untilAborted(load(createLoadContext(req, { params, signal, context, publicOrigin: settings.publicOrigin })), signal);
 }
 
 /**
  * `load`, then the data as the page gets it (docs/building-pages.md): its promises deferred and
- * checked for the browser when the page hydrates, the action's result, the form token, the head.
- * Throws what Express should answer (a status helper, an error, the render timeout); resolves
+ * checked for the browser when the page hydrates, the action's result, the form token, the head,
+ * the status and headers `data()` asked for (docs/responses.md). Throws what Express should
+ * answer (a status helper, a `redirect()`, an error, the render timeout); resolves
  * `undefined` when the client has gone and nobody needs an answer.
  */
 export async function preparePage(
-  route: RouteDefinition,
+  route: PageRouteDefinition,
   req: Request,
   res: Response,
   lifecycle: PageLifecycle,
@@ -70,13 +81,15 @@ export async function preparePage(
   const action = res.locals.actionResult;
   const causes = new WeakMap<DeferredDataError, unknown>();
   let deferred: DeferredData<{ readonly data: unknown; readonly actionData: unknown }>;
+  let answer: PageAnswer;
   try {
-    const loaded = await runLoad(route, req, res, params, lifecycle, settings);
+    const loaded = unwrapData(await runLoad(route.load, req, res, params, lifecycle, settings));
+    answer = pageAnswer(req, res, route.path, loaded, action === undefined ? undefined : { value: action.data, status: action.status, headers: action.headers });
     if (!lifecycle.enter('rendering')) return undefined;
     // Checked here when the browser gets the data, so a value it cannot receive is the 500
     // page with one error line, on both answers, before anything is sent (sendable-values.ts).
     deferred = deferData(
-      { data: loaded, actionData: action?.data },
+      { data: loaded.value, actionData: action?.data },
       {
         onRejected: (error) => deferredRejected(error, req, lifecycle, settings.development, causes),
         browser: hydrates ? { development: settings.development } : undefined,
@@ -90,7 +103,8 @@ export async function preparePage(
     return undefined;
   }
   const { data, actionData } = deferred.value;
-  const form = settings.formToken?.(req);
+  // A copy a shared cache keeps is given to everyone: no visitor's token may be in it (docs/responses.md).
+  const form = answer.shared ? undefined : settings.formToken?.(req);
   const pageData: EmbeddedPageData = {
     data,
     params,
@@ -100,7 +114,7 @@ export async function preparePage(
     ...(settings.development ? { development: true } : {}),
   };
   return {
-    status: action?.status ?? 200,
+    answer,
     head: headFor(req, data, params),
     params,
     data,

@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { NAVIGATION_HEADER, NAVIGATION_SCOPE, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
 import type { ClientRoute, PageDataMeta } from '../../shared/page-data.ts';
 import type { SiteHead } from '../../shared/head.ts';
-import type { RouteDefinition } from '../../shared/route-definition.ts';
+import type { PageRouteDefinition } from '../../shared/route-definition.ts';
 import { logServerError } from '../observability/server-error-log.ts';
 import { bootstrapScript, type ClientAssets } from './client-assets.ts';
 import { fixedDataScript } from './data-stream.ts';
@@ -43,9 +43,11 @@ function sendNavigationData(
   scope: string,
   compression: boolean,
 ): void {
+  for (const cookie of page.answer.cookies) res.append('Set-Cookie', cookie);
   if (page.form?.setCookie !== undefined) res.append('Set-Cookie', page.form.setCookie);
   sendPageData(req, res, {
-    status: page.status,
+    status: page.answer.status,
+    own: page.answer,
     meta: { route: route.path, head: page.head, assets: route.assets },
     value: route.assets === null ? { data: undefined, params: page.params } : page.pageData,
     compression,
@@ -59,7 +61,7 @@ function sendNavigationData(
  * client leave; preparePage runs `load` and shapes the data; then either the document streams
  * (document-answer.tsx) or, for an in-place navigation, the data alone (page-data-response.ts).
  */
-export function createPageHandler(routeDefinition: RouteDefinition, options: PageHandlerOptions): RequestHandler {
+export function createPageHandler(routeDefinition: PageRouteDefinition, options: PageHandlerOptions): RequestHandler {
   const { renderTimeoutMs, data: dataSettings, document, client } = options;
   const assets = routeDefinition.page === undefined ? undefined : client.assets?.routes.get(routeDefinition.path);
   if (routeDefinition.page !== undefined && client.assets !== undefined && assets === undefined) {

@@ -3,7 +3,7 @@ import { createApp, type AppOptions } from '../../server/app.ts';
 import type { ResolvedApp } from '../../server/app-definition.ts';
 import { createLogger } from '../../server/observability/logger.ts';
 import type { ClientAssets } from '../../server/render/client-assets.ts';
-import type { RouteDefinition } from '../../shared/route-definition.ts';
+import { isResourceRoute, type RouteDefinition } from '../../shared/route-definition.ts';
 
 /** One parsed pino line. */
 export type LogLine = Readonly<Record<string, unknown>> & { readonly level: number; readonly msg?: string };
@@ -66,7 +66,7 @@ export async function waitFor(predicate: () => boolean, timeoutMs = 2_000, what 
  */
 export function asHydrating(routes: readonly RouteDefinition[], script = '/assets/fixture.js'): { routes: RouteDefinition[]; assets: ClientAssets } {
   return {
-    routes: routes.map((route) => ({ ...route, page: { default: route.component } })),
+    routes: routes.map((route) => (isResourceRoute(route) ? route : { ...route, page: { default: route.component } })),
     assets: { dir: '/nonexistent', routes: new Map(routes.map((route) => [route.path, { script, preloads: [], styles: [] }])) },
   };
 }

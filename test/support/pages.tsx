@@ -1,6 +1,6 @@
 import { Suspense, use } from 'react';
 import { forbidden, notFound, unauthorized } from '../../shared/status-helpers.ts';
-import type { PageProps, RouteDefinition } from '../../shared/route-definition.ts';
+import type { PageProps, PageRouteDefinition } from '../../shared/route-definition.ts';
 import { defineRoute } from '../../shared/route-definition.ts';
 import { createSettleAfter } from './settle-after.ts';
 
@@ -61,7 +61,7 @@ function Plain({ data }: PageProps<unknown>) {
 }
 
 /** Pages that exercise every path of docs/rendering.md and docs/status-pages.md; never part of the product's route table. */
-export function unitRoutes(delayMs = 150): readonly RouteDefinition[] {
+export function unitRoutes(delayMs = 150): readonly PageRouteDefinition[] {
   return [
     { path: '/', component: Plain, load: () => ({ home: true }) },
     defineRoute({ path: '/slow', component: SlowPage, load: () => ({ delayMs }) }),

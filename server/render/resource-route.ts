@@ -1,0 +1,140 @@
+import { Readable } from 'node:stream';
+import { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import type { Request, RequestHandler, Response } from 'express';
+import type { ResourceRouteDefinition } from '../../shared/route-definition.ts';
+import { HTML_HEADERS } from '../http/html-headers.ts';
+import { logServerError } from '../observability/server-error-log.ts';
+import { appHeaders, assertNoSharedCookie } from '../security/app-headers.ts';
+import { PageLifecycle } from './page-lifecycle.ts';
+import { runLoad, type PageDataSettings } from './prepare-page.ts';
+import { normalizeParams } from './route-params.ts';
+
+export interface ResourceHandlerOptions {
+  /** `load` and the delivery of its body bound by this long, as a page's (docs/rendering.md#render-timeout). */
+  readonly renderTimeoutMs: number;
+  /** What `load` gets beyond the request, as a page's. */
+  readonly data: Pick<PageDataSettings, 'getLoadContext' | 'publicOrigin'>;
+}
+
+/** The `Cache-Control` of a resource answer that sets none: a page's, so nothing of one visitor's is ever kept by accident. */
+const NOT_KEPT = HTML_HEADERS.find(([name]) => name === 'Cache-Control')?.[1] ?? 'no-store';
+
+/** A resource route's `load` (or `action`) gave no `Response` to send: a fault of the route, the 500 page. */
+export class NotAResponseError extends Error {
+  override readonly name = 'NotAResponseError';
+
+  constructor(route: string, by: 'load' | 'action', value: unknown) {
+    super(`Route ${route} has no component, so its ${by} must return a Response (or call redirect() or a status helper); it returned ${describe(value)}`);
+  }
+}
+
+function describe(value: unknown): string {
+  if (value instanceof globalThis.Response) return 'a Response that cannot be sent (Response.error(), or a body already read)';
+  if (value === null) return 'null';
+  return typeof value === 'object' ? `an instance of ${value.constructor?.name ?? 'Object'}` : typeof value;
+}
+
+/** What of a `Response` the answer is made of. */
+interface Sendable {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: NodeReadableStream<Uint8Array> | null;
+}
+
+function sendable(value: unknown): Sendable | undefined {
+  // Response.error() is a network error, with status 0: nothing an HTTP answer can say.
+  if (!(value instanceof globalThis.Response) || value.type === 'error' || value.bodyUsed) return undefined;
+  const { status, headers, body } = value;
+  // Node's global ReadableStream is node:stream/web's, which TypeScript's DOM types do not say.
+  if (body !== null && !(body instanceof NodeReadableStream)) return undefined;
+  return { status, headers, body };
+}
+
+/** Nothing more is read from a body: it may free what it holds. Its own failure is no answer's. */
+function letGo(body: { cancel(): Promise<void> } | null | undefined): void {
+  body?.cancel().catch(() => undefined);
+}
+
+/**
+ * A resource route (docs/responses.md): `load` (or, for a POST, the action, through
+ * `res.locals.actionResult`) returns a Fetch `Response`, sent as it is: its status, its headers
+ * but those the framework keeps (security headers, framing), its body streamed with
+ * backpressure. The same request context, completion line, status pages, digests and render
+ * timeout as a page: the timeout bounds `load` and then the body's delivery; a body still
+ * streaming then, or an error in it, cuts the connection (its headers are gone).
+ */
+export function createResourceHandler(route: ResourceRouteDefinition, { renderTimeoutMs, data }: ResourceHandlerOptions): RequestHandler {
+  if (typeof route.load !== 'function') throw new Error(`Route ${route.path} has neither a component nor a load: a resource route answers with what its load returns`);
+
+  return async function answerResource(req: Request, res: Response) {
+    res.locals.routePattern = route.path;
+    const lifecycle = new PageLifecycle(req, res, route.path, renderTimeoutMs);
+    const action = res.locals.actionResult;
+    let answer: unknown;
+    try {
+      answer = action === undefined ? await runLoad(route.load, req, res, normalizeParams(req.params), lifecycle, data) : action.data;
+    } catch (error) {
+      // A status helper, redirect(), a throw or the timeout: Express answers, unless the client has gone.
+      if (lifecycle.enter('done')) throw error;
+      return;
+    }
+    const sent = sendable(answer);
+    if (sent === undefined) {
+      if (answer instanceof globalThis.Response && !answer.bodyUsed) letGo(answer.body);
+      if (lifecycle.enter('done')) throw new NotAResponseError(route.path, action === undefined ? 'load' : 'action', answer);
+      return;
+    }
+    const { body } = sent;
+    if (!lifecycle.enter('rendering')) {
+      letGo(body);
+      return;
+    }
+    try {
+      writeHead(req, res, route.path, sent);
+    } catch (error) {
+      letGo(body);
+      lifecycle.enter('done');
+      throw error;
+    }
+    lifecycle.enter('streaming');
+    if (body === null || req.method === 'HEAD') {
+      res.end();
+      lifecycle.enter('delivering');
+      letGo(body);
+      return;
+    }
+    streamBody(req, res, body, lifecycle);
+  };
+}
+
+/** The answer's status and headers, on the response; throws for a cookie on an answer a shared cache may keep. */
+function writeHead(req: Request, res: Response, route: string, answer: Sendable): void {
+  const own = appHeaders(req, route, answer.headers, 'resource');
+  assertNoSharedCookie(route, own, res.hasHeader('Set-Cookie'));
+  res.status(answer.status);
+  for (const [name, value] of own.headers) res.appendHeader(name, value);
+  for (const cookie of own.cookies) res.append('Set-Cookie', cookie);
+  res.setHeader('Cache-Control', own.cacheControl ?? NOT_KEPT);
+}
+
+/**
+ * Pipes the body into the response. The client leaving, or the render timeout (the lifecycle
+ * stops the "render", here the body), cancels the source; an error of the source is logged once
+ * with a digest and cuts the connection, so a truncated body never passes for a whole one.
+ */
+function streamBody(req: Request, res: Response, body: NodeReadableStream<Uint8Array>, lifecycle: PageLifecycle): void {
+  const source = Readable.fromWeb(body);
+  lifecycle.stopsRender(function stopBody() {
+    lifecycle.enter('abandoned');
+    source.destroy();
+    res.destroy();
+  });
+  source.once('error', (error) => {
+    // Before the response sees it: the lifecycle must not take the cut for a client that left.
+    if (!lifecycle.enter('abandoned')) return;
+    logServerError(req, error);
+    res.destroy();
+  });
+  source.once('end', () => lifecycle.enter('delivering'));
+  source.pipe(res);
+}

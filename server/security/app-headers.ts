@@ -1,0 +1,98 @@
+import type { Request } from 'express';
+import { NAVIGATION_REDIRECT_HEADER } from '../../shared/navigation.ts';
+import type { HeaderPair } from '../http/response-head.ts';
+import { securityHeaderDefaults } from './security-headers.ts';
+
+/**
+ * What an answer is: a page (the framework writes its body), a redirect (no body, and its
+ * target checked), or a resource route's `Response` (the app's own body).
+ */
+export type AnswerKind = 'page' | 'redirect' | 'resource';
+
+/** The headers a route gave (`data()`, `redirect()`, a resource's `Response`), as the answer takes them. */
+export interface AppHeaders {
+  /** Every header the answer may carry, in order, but `Cache-Control` and `Set-Cookie`. */
+  readonly headers: readonly HeaderPair[];
+  /** Each `Set-Cookie` value, one each. */
+  readonly cookies: readonly string[];
+  /** The route's `Cache-Control`, replacing the framework's default; `undefined` when it gave none. */
+  readonly cacheControl: string | undefined;
+}
+
+/**
+ * Hop-by-hop headers (RFC 9110, section 7.6.1): Node frames the message and keeps the
+ * connection itself; a route cannot speak for them.
+ */
+const CONNECTION = ['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+
+/** A body the framework writes (a page) or none (a redirect): its type, length and encoding are the framework's. */
+const FRAMEWORK_BODY = ['content-type', 'content-length', 'content-encoding', 'content-range', 'location'];
+
+let owned: { readonly [kind in AnswerKind]: ReadonlySet<string> } | undefined;
+
+/**
+ * The names the framework keeps for itself, per kind of answer. The security headers are on
+ * every answer (docs/security.md): helmet's, Permissions-Policy, the Content-Security-Policy
+ * with the request's nonce; then the request id and the in-place redirect the browser runtime
+ * follows. Worked out once, from the same list the answers' heads are made of.
+ */
+function ownedNames(): { readonly [kind in AnswerKind]: ReadonlySet<string> } {
+  if (owned !== undefined) return owned;
+  const always = [
+    ...securityHeaderDefaults().map(([name]) => name.toLowerCase()),
+    'content-security-policy',
+    'content-security-policy-report-only',
+    'x-request-id',
+    NAVIGATION_REDIRECT_HEADER,
+    ...CONNECTION,
+  ];
+  owned = { page: new Set([...always, ...FRAMEWORK_BODY]), redirect: new Set([...always, ...FRAMEWORK_BODY]), resource: new Set(always) };
+  return owned;
+}
+
+/**
+ * Sorts a route's headers into what its answer carries, and leaves out those the framework
+ * keeps (ownedNames): one `warn` line, `app headers left out`, names them (never their values),
+ * so a page can never loosen its own Content-Security-Policy or frame options by accident.
+ */
+export function appHeaders(req: Request, route: string | null, given: Headers, kind: AnswerKind): AppHeaders {
+  const names = ownedNames()[kind];
+  const headers: HeaderPair[] = [];
+  const refused: string[] = [];
+  let cacheControl: string | undefined;
+  // Fetch's Headers yields names lowercased and sorted, each Set-Cookie on its own.
+  for (const [name, value] of given) {
+    if (names.has(name)) refused.push(name);
+    else if (name === 'set-cookie') continue;
+    else if (name === 'cache-control') cacheControl = value;
+    else headers.push([name, value]);
+  }
+  if (refused.length > 0) req.log.warn({ route, headers: refused }, 'app headers left out');
+  return { headers, cookies: given.getSetCookie(), cacheControl };
+}
+
+/**
+ * Whether a shared cache (a CDN, a proxy) may keep the answer and give it to anyone
+ * (RFC 9111, sections 5.2.2.6 and 5.2.2.10): then it must carry nothing of one visitor's.
+ */
+export function isSharedCacheable(cacheControl: string | undefined): boolean {
+  return cacheControl !== undefined && /(?:^|,)\s*(?:public|s-maxage\s*=)/i.test(cacheControl);
+}
+
+/** A route asked a shared cache to keep an answer that sets a cookie: refused, as one visitor's cookie would reach everyone. */
+export class SharedCacheCookieError extends Error {
+  override readonly name = 'SharedCacheCookieError';
+
+  constructor(route: string | null, cacheControl: string) {
+    super(
+      `Route ${route ?? '(none)'}: an answer with Cache-Control "${cacheControl}" may be kept by a shared cache and given to everyone, so it cannot set a cookie; send the cookie on a private answer, or leave out public and s-maxage`,
+    );
+  }
+}
+
+/** Throws SharedCacheCookieError when the answer may be kept by a shared cache and sets a cookie, whoever set it. */
+export function assertNoSharedCookie(route: string | null, own: AppHeaders, alreadySet: boolean): void {
+  if (own.cacheControl !== undefined && isSharedCacheable(own.cacheControl) && (own.cookies.length > 0 || alreadySet)) {
+    throw new SharedCacheCookieError(route, own.cacheControl);
+  }
+}
