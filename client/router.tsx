@@ -21,6 +21,8 @@ const MAX_PREFETCHES = 3;
 const PREFETCH_FRESH_MS = 10_000;
 /** Views kept for back and forward, newest last. */
 const MAX_KEPT = 20;
+/** Redirects followed in place in a row; past them the browser loads the page, and caps a loop itself. */
+const MAX_REDIRECTS = 10;
 
 let showView: ((view: View) => void) | undefined;
 let nextKey = 1;
@@ -272,6 +274,8 @@ interface Go {
   /** Back or forward: restore this entry's scroll; no new history entry. */
   readonly pop?: { readonly key: number; readonly scroll?: readonly [number, number] | undefined } | undefined;
   readonly post?: URLSearchParams | undefined;
+  /** Redirects followed in place to get here. */
+  readonly hops?: number | undefined;
 }
 
 /** An in-place navigation: the page's data from the server, its code, then the new view. */
@@ -296,14 +300,17 @@ async function go(url: URL, options: Go): Promise<void> {
     const fresh = early !== undefined && Date.now() - early.at < PREFETCH_FRESH_MS ? early : undefined;
     const scope = fresh?.scope ?? `n${key}`;
     const response = await (fresh?.response ?? request(url, scope, controller.signal, options.post === undefined ? {} : { method: 'POST', body: options.post }));
-    // An action that redirected: go on to where it said, in place, as a new page; on this
+    // An action or a load that redirected: go on to where it said, in place, as a new page; on this
     // origin only, whatever sent the header (the server never names another).
     const redirected = response.headers.get(NAVIGATION_REDIRECT_HEADER);
     if (redirected !== null) {
       const target = new URL(redirected, location.href);
       if (target.origin !== location.origin) throw new CrossOriginRedirectError(target);
       finish();
-      await go(target, {});
+      // A loop, or a target without code here (a resource route): the browser loads it in full.
+      const hops = (options.hops ?? 0) + 1;
+      if (hops > MAX_REDIRECTS || !stays(target)) location.assign(target.href);
+      else await go(target, { replace: options.replace, hops });
       return;
     }
     const landed = new URL(response.url || url.href);

@@ -15,6 +15,8 @@ import * as nextForm from './fixture-pages/next-form.tsx';
 import * as postOnce from './fixture-pages/post-once.tsx';
 import * as postOnceSaved from './fixture-pages/post-once-saved.tsx';
 import * as badFragment from './fixture-pages/bad-fragment.tsx';
+import * as loadRedirect from './fixture-pages/load-redirect.tsx';
+import * as loadRedirectResource from './fixture-pages/load-redirect-resource.ts';
 import * as plain from './fixture-pages/plain.tsx';
 import * as styled from './fixture-pages/styled.tsx';
 import type { NavBData } from './fixture-pages/nav-b.tsx';
@@ -55,6 +57,9 @@ export const routes: readonly RouteDefinition[] = [
   route('/fixtures/post-once/:key', postOnce),
   route('/fixtures/post-once/:key/save', postOnceSaved),
   route('/fixtures/fragment/:which', badFragment),
+  // A load that redirects `?hops=` times, in place, or to a resource route (docs/responses.md).
+  route('/fixtures/load-redirect', loadRedirect),
+  route('/fixtures/load-redirect/resource', loadRedirectResource),
   // In-place navigation: two pages with links, one of them slow on request, one whose load fails.
   route('/nav/a', navA),
   {
