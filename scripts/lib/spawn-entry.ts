@@ -23,8 +23,14 @@ export interface EntryProcess {
  */
 export const LOCAL_CSRF_SECRET = 'local-test-and-bench-secret-not-for-deployment';
 
+/**
+ * The same for `SESSION_SECRET`, the variable the session recipe (docs/sessions.md) reads: an app
+ * with sessions needs one in production, and the entries started here are the app's.
+ */
+export const LOCAL_SESSION_SECRET = 'local-test-and-bench-session-secret-not-for-deployment';
+
 export interface EntryOptions {
-  /** On top of this process's environment, `NODE_ENV=production` and `CSRF_SECRET=LOCAL_CSRF_SECRET`. */
+  /** On top of this process's environment, `NODE_ENV=production`, `CSRF_SECRET=LOCAL_CSRF_SECRET` and `SESSION_SECRET=LOCAL_SESSION_SECRET`. */
   readonly env?: Readonly<Record<string, string>>;
   /** Node's own flags, before the entry (e.g. `--cpu-prof`). */
   readonly execArgv?: readonly string[];
@@ -33,11 +39,11 @@ export interface EntryOptions {
 
 /**
  * Runs a bundled server entry with the Node that runs the caller (the pinned Node 24), in
- * production mode (with a local `CSRF_SECRET`) unless `env` says otherwise. The one way the tests and the bench start servers.
+ * production mode (with a local `CSRF_SECRET` and `SESSION_SECRET`) unless `env` says otherwise. The one way the tests and the bench start servers.
  */
 export function spawnEntry(entry: string, { env = {}, execArgv = [], stdio }: EntryOptions): EntryProcess {
   const child = spawn(process.execPath, [...execArgv, entry], {
-    env: { CSRF_SECRET: LOCAL_CSRF_SECRET, ...process.env, NODE_ENV: 'production', ...env },
+    env: { CSRF_SECRET: LOCAL_CSRF_SECRET, SESSION_SECRET: LOCAL_SESSION_SECRET, ...process.env, NODE_ENV: 'production', ...env },
     stdio,
   });
   const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));

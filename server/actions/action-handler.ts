@@ -5,7 +5,7 @@ import { FORM_TOKEN_FIELD } from '../../shared/navigation.ts';
 import type { RouteDefinition } from '../../shared/route-definition.ts';
 import { untilAborted } from '../render/abortable.ts';
 import { ClientDisconnectedError, RenderTimeoutError } from '../render/render-errors.ts';
-import { createLoadContext, type GetLoadContext } from '../render/request-context.ts';
+import { createLoadContext, NO_APP_CONTEXT, type GetLoadContext } from '../render/request-context.ts';
 import { normalizeParams } from '../render/route-params.ts';
 import { unwrapData } from '../render/page-answer.ts';
 import { sendRedirect } from './redirect-answer.ts';
@@ -68,7 +68,7 @@ export function createActionHandler(route: RouteDefinition, showPage: RequestHan
     }, renderTimeoutMs);
     let result: unknown;
     try {
-      const context = getLoadContext === undefined ? {} : await untilAborted(getLoadContext(req, res), signal);
+      const context = getLoadContext === undefined ? NO_APP_CONTEXT : await untilAborted(getLoadContext(req, res), signal);
       const loadContext = createLoadContext(req, { params: normalizeParams(req.params), signal, context, publicOrigin });
       // Assigned rather than spread, so `cookies` stays parsed on first read only.
       result = await untilAborted(action(Object.assign(loadContext, { body: formFields(req.body) })), signal);

@@ -12,7 +12,7 @@ import { pageAnswer, unwrapData, type PageAnswer } from './page-answer.ts';
 import type { HeadFor } from './page-head.ts';
 import type { PageLifecycle } from './page-lifecycle.ts';
 import { isRenderStopReason } from './render-errors.ts';
-import { createLoadContext, type GetLoadContext } from './request-context.ts';
+import { createLoadContext, NO_APP_CONTEXT, type GetLoadContext } from './request-context.ts';
 import { normalizeParams } from './route-params.ts';
 
 /** What a page's data needs beyond the request: the app's context, the public origin, the browser's extras. */
@@ -59,7 +59,7 @@ export async function runLoad(
 ): Promise<unknown> {
   if (load === undefined) return undefined;
   const signal = lifecycle.loadSignal;
-  const context = settings.getLoadContext === undefined ? {} : await untilAborted(settings.getLoadContext(req, res), signal);
+  const context = settings.getLoadContext === undefined ? NO_APP_CONTEXT : await untilAborted(settings.getLoadContext(req, res), signal);
   return untilAborted(load(createLoadContext(req, { params, signal, context, publicOrigin: settings.publicOrigin })), signal);
 }
 

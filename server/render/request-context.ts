@@ -4,6 +4,13 @@ import type { AppLoadContext, LoadContext, PageRequest, RouteParams } from '../.
 import { requestUrl } from './request-url.ts';
 import { searchParamsOf } from './route-params.ts';
 
+/**
+ * The `context` of an app without `getLoadContext`: nothing. Typed as the app's context on
+ * purpose: an app that declares fields in `AppLoadContext` (docs/building-an-app.md) promises
+ * them through its `getLoadContext`, and the one app that declares none passes `{}` as is.
+ */
+export const NO_APP_CONTEXT = Object.freeze({}) as AppLoadContext;
+
 /** Makes the per-request value every `load` (and action) of the app receives as `context`. */
 export type GetLoadContext = (req: Request, res: Response) => AppLoadContext | Promise<AppLoadContext>;
 

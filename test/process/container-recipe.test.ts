@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
 import { freePort } from '../../scripts/lib/loopback.ts';
-import { LOCAL_CSRF_SECRET } from '../../scripts/lib/spawn-entry.ts';
+import { LOCAL_CSRF_SECRET, LOCAL_SESSION_SECRET } from '../../scripts/lib/spawn-entry.ts';
 import { COMPILE_CACHE_DIR } from '../../server/compile-cache.ts';
 
 /**
@@ -154,12 +154,13 @@ test('the image recipe copies the built files, starts without node_modules and r
   expect(cache.length).toBeGreaterThan(0);
 
   const [port, metricsPort] = [await freePort(), await freePort()];
-  // The image sets no CSRF_SECRET: a deployment passes its own (docs/deployment.md), as here.
+  // The image sets no CSRF_SECRET nor SESSION_SECRET: a deployment passes its own (docs/deployment.md), as here.
   // Metrics on, so prom-client, imported only then, has to come out of the bundle too.
   const env = {
     ...process.env,
     NODE_ENV: 'production',
     CSRF_SECRET: LOCAL_CSRF_SECRET,
+    SESSION_SECRET: LOCAL_SESSION_SECRET,
     PORT: String(port),
     METRICS_PORT: String(metricsPort),
     METRICS_HOST: '127.0.0.1',
