@@ -1,7 +1,7 @@
 import { APP_NAME } from '../../shared/app-info.ts';
 import type { PageHead } from '../../shared/head.ts';
-import { Link } from '../../shared/link.tsx';
 import type { PageProps } from '../../shared/route-definition.ts';
+import { SiteHeader } from '../components/site-header.tsx';
 import '../styles/site.css';
 
 export const head: PageHead = {
@@ -9,15 +9,11 @@ export const head: PageHead = {
   description: 'A React 19 page streamed by an Express 5 server and hydrated in the browser, with status pages, digests and security headers built in.',
 };
 
-/** The product's shell: header with the application's name and a main landmark. */
+/** The app's home: the site's header and a main landmark. */
 export default function HomePage(_props: PageProps) {
   return (
     <>
-      <header className="app-header">
-        <Link href="/" className="app-name">
-          {APP_NAME}
-        </Link>
-      </header>
+      <SiteHeader />
       <main className="app-main">
         <h1>{APP_NAME}</h1>
         <p>The server streamed this page and the browser hydrated it.</p>

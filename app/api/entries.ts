@@ -1,0 +1,10 @@
+import type { LoadContext } from '../../shared/route-definition.ts';
+
+/** `GET /api/entries`: the guest book as JSON, newest first; a resource route (docs/responses.md). */
+export async function load({ context }: LoadContext): Promise<Response> {
+  const entries = await context.guestbook.list();
+  return Response.json(
+    { entries: entries.map(({ id, name, message, createdAt }) => ({ id, name, message, createdAt: createdAt.toISOString() })) },
+    { headers: { 'Cache-Control': 'no-store' } },
+  );
+}

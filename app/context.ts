@@ -1,0 +1,23 @@
+import type { Session, SessionStorage } from '../server/sessions/cookie-session.ts';
+import type { GuestbookStore } from './guestbook/store.server.ts';
+
+/** Who signed in, as their session cookie says. */
+export interface Visitor {
+  readonly name: string;
+  readonly role: 'admin' | 'reader';
+}
+
+/** What the session cookie holds. */
+export interface SessionFields {
+  readonly visitor: Visitor;
+}
+
+/** The app's per-request context, made by `getLoadContext` in app.ts: every `load` and `action` gets it. */
+declare module '../shared/route-definition.ts' {
+  interface AppLoadContext {
+    readonly guestbook: GuestbookStore;
+    readonly sessions: SessionStorage<SessionFields>;
+    readonly session: Session<SessionFields>;
+    readonly admins: ReadonlySet<string>;
+  }
+}

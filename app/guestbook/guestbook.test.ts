@@ -1,0 +1,100 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { afterAll, describe, expect, test } from 'vitest';
+import { createTestApp } from '../../server/testing/test-app.ts';
+import app from '../app.ts';
+import { createGuestbookStore } from './store.server.ts';
+
+/** A browser's post carries Sec-Fetch-Site: same-origin, which passes the cross-site check. */
+const SAME_ORIGIN = { 'Sec-Fetch-Site': 'same-origin' } as const;
+
+function guestbook(env: Readonly<Record<string, string>> = {}) {
+  return createTestApp(app, { env: { NODE_ENV: 'test', GUESTBOOK_ADMINS: 'Grace', ...env } });
+}
+
+/** The HTML without the comments React puts between adjacent text nodes. */
+function textOf(res: request.Response): string {
+  return res.text.replaceAll('<!-- -->', '');
+}
+
+function cookieOf(res: request.Response): string {
+  const [setCookie] = (res.headers['set-cookie'] as unknown as string[] | undefined) ?? [];
+  return (setCookie ?? '').split(';')[0] ?? '';
+}
+
+describe('the guest book', () => {
+  test('starts empty, with its statistic streamed after the list', async () => {
+    const { app: server } = guestbook();
+    const res = await request(server).get('/guestbook').expect(200);
+    expect(res.text).toContain('<title>Guest book · React Stream Shell</title>');
+    expect(res.text).toContain('No entries yet');
+    const text = textOf(res);
+    expect(text.indexOf('Counting entries')).toBeGreaterThan(0);
+    expect(text.indexOf('Counting entries')).toBeLessThan(text.indexOf('0 entries by 0 authors'));
+  });
+
+  test('a post without a name or message is shown again with 422 and the errors', async () => {
+    const { app: server } = guestbook();
+    const res = await request(server).post('/guestbook').set(SAME_ORIGIN).type('form').send({ name: '', message: 'hello' }).expect(422);
+    expect(res.text).toContain('Enter your name.');
+    expect(res.text).toContain('hello');
+  });
+
+  test('a signed entry gets its page, with head tags from its data, and reaches the list and the API', async () => {
+    const { app: server } = guestbook();
+    const posted = await request(server).post('/guestbook').set(SAME_ORIGIN).type('form').send({ name: 'Ada', message: 'Lovely engine.' }).expect(303);
+    expect(posted.headers.location).toBe('/guestbook/1');
+    const page = await request(server).get('/guestbook/1').expect(200);
+    expect(page.text).toContain('<title>Ada&#x27;s entry · React Stream Shell</title>');
+    expect(page.text).toContain('<meta name="description" content="Lovely engine."/>');
+    expect((await request(server).get('/guestbook').expect(200)).text).toContain('Lovely engine.');
+    const api = await request(server).get('/api/entries').expect(200);
+    expect(api.headers['content-type']).toMatch(/^application\/json/);
+    expect(api.body).toEqual({ entries: [{ id: '1', name: 'Ada', message: 'Lovely engine.', createdAt: expect.any(String) }] });
+  });
+
+  test('an entry that does not exist is the 404 page', async () => {
+    const { app: server } = guestbook();
+    await request(server).get('/guestbook/42').expect(404);
+  });
+
+  test('the admin page: 401 without a session, 403 for a reader, the figures for an admin', async () => {
+    const { app: server } = guestbook();
+    await request(server).get('/admin').expect(401);
+    const reader = await request(server).post('/sign-in').set(SAME_ORIGIN).type('form').send({ name: 'Ada' }).expect(303);
+    expect(reader.headers.location).toBe('/admin');
+    await request(server).get('/admin').set('Cookie', cookieOf(reader)).expect(403);
+    const admin = await request(server).post('/sign-in').set(SAME_ORIGIN).type('form').send({ name: 'grace' }).expect(303);
+    const res = await request(server).get('/admin').set('Cookie', cookieOf(admin)).expect(200);
+    expect(textOf(res)).toContain('Signed in as grace.');
+    const out = await request(server).post('/admin').set(SAME_ORIGIN).set('Cookie', cookieOf(admin)).type('form').send({}).expect(303);
+    expect(out.headers['set-cookie']?.[0]).toMatch(/^__session=; Max-Age=0/);
+  });
+});
+
+describe('the store', () => {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  test('keeps its entries in GUESTBOOK_FILE across restarts, two posts at once included', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'guestbook-'));
+    dirs.push(dir);
+    const file = join(dir, 'entries.json');
+    const first = createGuestbookStore(file);
+    await Promise.all([first.add({ name: 'Ada', message: 'one' }), first.add({ name: 'Grace', message: 'two' })]);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toHaveLength(2);
+    const again = createGuestbookStore(file);
+    expect((await again.list()).map((entry) => entry.message).sort()).toEqual(['one', 'two']);
+    expect((await again.find('1'))?.createdAt).toBeInstanceOf(Date);
+  });
+});
+
+describe('its settings', () => {
+  test('production without SESSION_SECRET stops the start, naming it', () => {
+    expect(() => createTestApp(app, { env: { NODE_ENV: 'production' } })).toThrow('Invalid SESSION_SECRET=""');
+  });
+});

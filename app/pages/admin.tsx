@@ -1,0 +1,45 @@
+import { redirect } from '../../shared/action-helpers.ts';
+import { Form } from '../../shared/form.tsx';
+import type { PageHead } from '../../shared/head.ts';
+import { Link } from '../../shared/link.tsx';
+import type { ActionContext, LoadContext, LoadedData, PageProps } from '../../shared/route-definition.ts';
+import { forbidden, unauthorized } from '../../shared/status-helpers.ts';
+import { SiteHeader } from '../components/site-header.tsx';
+import '../styles/site.css';
+
+export const head: PageHead = { title: 'Admin', robots: 'noindex' };
+
+/** The guard: 401 without a session, 403 for a reader; an admin sees the book's figures. */
+export async function load({ context }: LoadContext) {
+  const visitor = context.session.get('visitor');
+  if (visitor === undefined) unauthorized();
+  if (visitor.role !== 'admin') forbidden();
+  const entries = await context.guestbook.list();
+  return { name: visitor.name, entries: entries.length, latest: entries[0]?.createdAt };
+}
+
+/** Signs out: the cookie is cleared and the browser sent home. */
+export async function action({ context }: ActionContext) {
+  redirect('/', { headers: { 'Set-Cookie': await context.sessions.destroySession(context.session) } });
+}
+
+export default function AdminPage({ data }: PageProps<LoadedData<typeof load>>) {
+  return (
+    <>
+      <SiteHeader />
+      <main className="app-main">
+        <h1>Admin</h1>
+        <p id="admin-summary">
+          Signed in as {data.name}. The guest book holds {data.entries} {data.entries === 1 ? 'entry' : 'entries'}
+          {data.latest === undefined ? '' : `, the latest from ${data.latest.toUTCString()}`}.
+        </p>
+        <p>
+          <Link href="/api/entries">The entries as JSON</Link>
+        </p>
+        <Form method="post">
+          <button type="submit">Sign out</button>
+        </Form>
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,41 @@
+import type { PageHead } from '../../shared/head.ts';
+import { Link } from '../../shared/link.tsx';
+import type { LoadContext, LoadedData, PageProps, RouteParams } from '../../shared/route-definition.ts';
+import { notFound } from '../../shared/status-helpers.ts';
+import { SiteHeader } from '../components/site-header.tsx';
+import '../styles/site.css';
+import '../guestbook/guestbook.css';
+
+export async function load({ params, context }: LoadContext) {
+  const entry = await context.guestbook.find(params.id ?? '');
+  if (entry === undefined) notFound();
+  return { entry };
+}
+
+type Data = LoadedData<typeof load>;
+
+/** The entry's head comes from its data: its author in the title, its message as the description. */
+export function head(data: Data, params: RouteParams): PageHead {
+  return {
+    title: `${data.entry.name}'s entry`,
+    description: data.entry.message.slice(0, 160),
+    canonical: `/guestbook/${params.id ?? ''}`,
+    openGraph: { type: 'article' },
+  };
+}
+
+export default function EntryPage({ data }: PageProps<Data>) {
+  const { entry } = data;
+  return (
+    <>
+      <SiteHeader />
+      <main className="app-main guestbook">
+        <h1>{entry.name} wrote</h1>
+        <blockquote className="entry-message">{entry.message}</blockquote>
+        <p>
+          On <time dateTime={entry.createdAt.toISOString()}>{entry.createdAt.toUTCString()}</time>. <Link href="/guestbook">Back to the guest book</Link>
+        </p>
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,131 @@
+import { Suspense, use } from 'react';
+import { invalid, redirect, type InvalidData } from '../../shared/action-helpers.ts';
+import { Form } from '../../shared/form.tsx';
+import type { PageHead } from '../../shared/head.ts';
+import { Link } from '../../shared/link.tsx';
+import { useNavigationState } from '../../shared/navigation.ts';
+import type { ActionContext, LoadContext, LoadedData, PageProps } from '../../shared/route-definition.ts';
+import { SiteHeader } from '../components/site-header.tsx';
+import type { Entry, GuestbookStats } from '../guestbook/store.server.ts';
+import '../styles/site.css';
+import '../guestbook/guestbook.css';
+
+export const head: PageHead = { title: 'Guest book', description: 'Leave a word for the next visitor.' };
+
+export async function load({ context }: LoadContext) {
+  return {
+    entries: await context.guestbook.list(),
+    // Not awaited: the list goes out at once, the statistic streams in when it is ready.
+    stats: context.guestbook.stats(),
+  };
+}
+
+interface Fields {
+  readonly name: string;
+  readonly message: string;
+}
+type Errors = Partial<Record<keyof Fields, string>>;
+
+const MAX_MESSAGE = 500;
+
+function text(body: Readonly<Record<string, unknown>>, field: keyof Fields): string {
+  const value = body[field];
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+/** Signs the book: 422 with the errors beside the fields, or 303 to the new entry's page. */
+export async function action({ body, context }: ActionContext) {
+  const values: Fields = { name: text(body, 'name'), message: text(body, 'message') };
+  const errors: Errors = {};
+  if (values.name === '') errors.name = 'Enter your name.';
+  if (values.message === '') errors.message = 'Write a message.';
+  else if (values.message.length > MAX_MESSAGE) errors.message = `Keep it under ${MAX_MESSAGE} characters.`;
+  if (errors.name !== undefined || errors.message !== undefined) return invalid<Errors, Fields>(errors, values);
+  const entry = await context.guestbook.add(values);
+  redirect(`/guestbook/${entry.id}`);
+}
+
+function Stats({ stats }: { readonly stats: Promise<GuestbookStats> }) {
+  const { entries, authors } = use(stats);
+  return (
+    <p id="guestbook-stats">
+      {entries} {entries === 1 ? 'entry' : 'entries'} by {authors} {authors === 1 ? 'author' : 'authors'}
+    </p>
+  );
+}
+
+function EntryItem({ entry }: { readonly entry: Entry }) {
+  return (
+    <li>
+      <Link href={`/guestbook/${entry.id}`}>{entry.name}</Link>: {entry.message}
+    </li>
+  );
+}
+
+function isFailure(value: unknown): value is InvalidData<Errors, Fields> {
+  return typeof value === 'object' && value !== null && 'errors' in value;
+}
+
+export default function GuestbookPage({ data, actionData }: PageProps<LoadedData<typeof load>>) {
+  const { state } = useNavigationState();
+  const failed = isFailure(actionData) ? actionData : undefined;
+  const errors = failed?.errors ?? {};
+  return (
+    <>
+      <SiteHeader />
+      <main className="app-main guestbook">
+        <h1>Guest book</h1>
+        <Suspense fallback={<p id="guestbook-stats">Counting entries…</p>}>
+          <Stats stats={data.stats} />
+        </Suspense>
+        {data.entries.length === 0 ? (
+          <p>No entries yet: be the first.</p>
+        ) : (
+          <ul className="entries">
+            {data.entries.map((entry) => (
+              <EntryItem key={entry.id} entry={entry} />
+            ))}
+          </ul>
+        )}
+        <h2 id="sign-heading">Sign the book</h2>
+        <Form method="post" aria-labelledby="sign-heading" noValidate>
+          <p>
+            <label htmlFor="name">Name</label>
+            <input
+              id="name"
+              name="name"
+              autoComplete="name"
+              defaultValue={failed?.values?.name ?? ''}
+              aria-invalid={errors.name === undefined ? undefined : true}
+              aria-describedby={errors.name === undefined ? undefined : 'name-error'}
+            />
+            {errors.name === undefined ? null : (
+              <span id="name-error" className="field-error">
+                {errors.name}
+              </span>
+            )}
+          </p>
+          <p>
+            <label htmlFor="message">Message</label>
+            <textarea
+              id="message"
+              name="message"
+              rows={3}
+              defaultValue={failed?.values?.message ?? ''}
+              aria-invalid={errors.message === undefined ? undefined : true}
+              aria-describedby={errors.message === undefined ? undefined : 'message-error'}
+            />
+            {errors.message === undefined ? null : (
+              <span id="message-error" className="field-error">
+                {errors.message}
+              </span>
+            )}
+          </p>
+          <button type="submit" disabled={state === 'submitting'}>
+            {state === 'submitting' ? 'Signing…' : 'Sign'}
+          </button>
+        </Form>
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,57 @@
+import { invalid, redirect, type InvalidData } from '../../shared/action-helpers.ts';
+import { Form } from '../../shared/form.tsx';
+import type { PageHead } from '../../shared/head.ts';
+import type { ActionContext, PageProps } from '../../shared/route-definition.ts';
+import { SiteHeader } from '../components/site-header.tsx';
+import '../styles/site.css';
+
+export const head: PageHead = { title: 'Sign in', robots: 'noindex' };
+
+/**
+ * Signs in under a name and stores it in the session cookie: an admin when the name is one of
+ * `GUESTBOOK_ADMINS`. A demonstration of sessions, not of authentication: a real app checks a
+ * password or a provider here, and keeps the rest as it is.
+ */
+export async function action({ body, context }: ActionContext) {
+  const name = typeof body.name === 'string' ? body.name.trim() : '';
+  if (name === '') return invalid({ name: 'Enter your name.' }, { name });
+  const { session, sessions, admins } = context;
+  session.set('visitor', { name, role: admins.has(name.toLowerCase()) ? 'admin' : 'reader' });
+  redirect('/admin', { headers: { 'Set-Cookie': await sessions.commitSession(session) } });
+}
+
+function isFailure(value: unknown): value is InvalidData<{ name?: string }, { name: string }> {
+  return typeof value === 'object' && value !== null && 'errors' in value;
+}
+
+export default function SignInPage({ actionData }: PageProps) {
+  const failed = isFailure(actionData) ? actionData : undefined;
+  const error = failed?.errors.name;
+  return (
+    <>
+      <SiteHeader />
+      <main className="app-main">
+        <h1 id="sign-in-heading">Sign in</h1>
+        <Form method="post" aria-labelledby="sign-in-heading" noValidate>
+          <p>
+            <label htmlFor="name">Name</label>
+            <input
+              id="name"
+              name="name"
+              autoComplete="username"
+              defaultValue={failed?.values?.name ?? ''}
+              aria-invalid={error === undefined ? undefined : true}
+              aria-describedby={error === undefined ? undefined : 'name-error'}
+            />
+            {error === undefined ? null : (
+              <span id="name-error" className="field-error">
+                {error}
+              </span>
+            )}
+          </p>
+          <button type="submit">Sign in</button>
+        </Form>
+      </main>
+    </>
+  );
+}
