@@ -40,7 +40,12 @@ describe('deferred data in Chromium', () => {
     expect(await page.textContent('body')).not.toContain('fixture: deferred value rejected');
 
     // The values came in the document: nothing but the document and its scripts was requested.
-    expect(requests.filter((request) => !request.startsWith('script ') && request !== 'document /fixtures/deferred' && !request.endsWith('/favicon.svg'))).toEqual([]);
+    // The page's own files (its code and its stylesheet) and nothing else: no request for data.
+    expect(
+      requests.filter(
+        (request) => !request.startsWith('script ') && !request.startsWith('stylesheet /assets/') && request !== 'document /fixtures/deferred' && !request.endsWith('/favicon.svg'),
+      ),
+    ).toEqual([]);
     // No hydration mismatch, no unhandled rejection: only the rejection's own report, by the
     // error boundary that shows it.
     expect(problems).toEqual(['error: DeferredDataError: A deferred value could not be loaded.']);

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { openRawConnection, type RawConnection } from '../support/raw-http.ts';
 import { startServerProcess, type ServerProcess } from '../support/proxy-harness.ts';
 import { waitFor } from '../support/build-app.ts';
+import { FIXTURE_CLIENT_DIR } from '../support/fixture-server-build.ts';
 
 const running: ServerProcess[] = [];
 const connections: RawConnection[] = [];
@@ -12,9 +13,9 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((server) => server.stop()));
 });
 
-/** The largest built client file (the fixture server serves dist/client/): its answers fill the socket's buffers fast. */
+/** The largest built client file the fixture server serves (its own client build): its answers fill the socket's buffers fast. */
 function largestAsset(): string {
-  const dir = join(import.meta.dirname, '..', '..', 'dist', 'client', 'assets');
+  const dir = join(FIXTURE_CLIENT_DIR, 'assets');
   const files = readdirSync(dir).filter((name) => name.endsWith('.js'));
   const largest = files.sort((a, b) => statSync(join(dir, b)).size - statSync(join(dir, a)).size)[0];
   if (largest === undefined) throw new Error(`no built client in ${dir} (run npm run build)`);

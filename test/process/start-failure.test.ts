@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { waitFor } from '../support/build-app.ts';
 import { startServerEntry, type ServerProcess } from '../support/server-process.ts';
 import { freePort } from '../../scripts/lib/loopback.ts';
-import { LOCAL_CSRF_SECRET } from '../../scripts/lib/spawn-entry.ts';
+import { LOCAL_CSRF_SECRET, LOCAL_SESSION_SECRET } from '../../scripts/lib/spawn-entry.ts';
 import { START_EXIT } from '../../server/start-server.ts';
 
 /**
@@ -27,7 +27,16 @@ interface Ended {
 
 function runUntilExit(env: Record<string, string>): Ended {
   const result = spawnSync(process.execPath, [MAIN_ENTRY], {
-    env: { ...process.env, NODE_ENV: 'production', CSRF_SECRET: LOCAL_CSRF_SECRET, PORT: '0', HOST: '127.0.0.1', SHUTDOWN_DELAY_MS: '0', ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      CSRF_SECRET: LOCAL_CSRF_SECRET,
+      SESSION_SECRET: LOCAL_SESSION_SECRET,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SHUTDOWN_DELAY_MS: '0',
+      ...env,
+    },
     encoding: 'utf8',
     timeout: 10_000,
   });

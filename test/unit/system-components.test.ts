@@ -7,7 +7,7 @@ import { CHROMIUM, NGINX, REQUIRE_SWITCH, SystemComponentError, componentPath, g
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-const PROJECTS = ['unit', 'process', 'browser', 'proxy'];
+const PROJECTS = ['app', 'unit', 'process', 'browser', 'proxy'];
 
 /**
  * Stand-ins for the machine's programs, so these tests say the same on a machine with Chromium
@@ -85,7 +85,7 @@ describe('the system component gate, through vitest itself', () => {
       `proxy suite stepped aside: nginx not found at ${fake('missing')} (set NGINX_PATH, or install it: apt-get install -y nginx)`,
     ]);
     // The process project needs neither.
-    expect(listedProjects(run)).toEqual(['process', 'unit']);
+    expect(listedProjects(run)).toEqual(['app', 'process', 'unit']);
   }, 30_000);
 
   test.concurrent('with both there and working, every project runs and nothing steps aside', async () => {
