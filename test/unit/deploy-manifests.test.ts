@@ -74,8 +74,8 @@ describe('the Kubernetes manifests', () => {
     expect(numberAt(pod, 'terminationGracePeriodSeconds') * 1000).toBeGreaterThan(needed);
   });
 
-  test('take CSRF_SECRET from a Secret, never as a value in the manifest', () => {
-    const entry = listAt(container, 'env').find((candidate) => at(candidate, 'name') === 'CSRF_SECRET');
+  test.each(['CSRF_SECRET', 'SESSION_SECRET'])('take %s from a Secret, never as a value in the manifest', (name) => {
+    const entry = listAt(container, 'env').find((candidate) => at(candidate, 'name') === name);
     expect(at(entry, 'valueFrom', 'secretKeyRef')).toEqual({ name: expect.any(String), key: expect.any(String) });
     expect(at(entry, 'value')).toBeUndefined();
     expect(env.get('NODE_ENV')).toBe('production');
