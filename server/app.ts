@@ -58,7 +58,7 @@ export interface AppOptions {
   /** Prometheus series to record into; served by main.ts on its own port. Default: none. */
   readonly metrics?: Metrics | undefined;
   /**
-   * Form posts to routes with an `action` (docs/building-pages.md): `secret` signs the form
+   * Form posts to routes with an `action` (docs/building-an-app.md): `secret` signs the form
    * tokens of the cross-site check (docs/security.md), at least 32 characters, the same on
    * every instance (`CSRF_SECRET`). Required when a route has an action; unused otherwise.
    */

@@ -1,5 +1,5 @@
 /**
- * Control flow for a route's `action` (docs/building-pages.md, "Forms and actions"). Server-only
+ * Control flow for a route's `action` (docs/building-an-app.md, "Forms and actions"). Server-only
  * in practice: page modules import them beside `action`, which never ships to the browser.
  */
 

@@ -1,5 +1,5 @@
 /**
- * What a page says about itself in the document's `<head>` (docs/building-pages.md): title,
+ * What a page says about itself in the document's `<head>` (docs/building-an-app.md): title,
  * description, canonical URL, robots and Open Graph. Resolved the same way on the server
  * (first load) and in the browser (in-place navigation), so both write the same tags.
  */

@@ -54,7 +54,7 @@ export function useNavigationState(): NavigationState {
   );
 }
 
-/** The request's form token (double-submit, docs/building-pages.md); `<Form>` sends it. */
+/** The request's form token (double-submit, docs/building-an-app.md); `<Form>` sends it. */
 export const FormTokenContext = createContext<string | undefined>(undefined);
 
 export function useFormToken(): string | undefined {

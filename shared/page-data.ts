@@ -11,7 +11,7 @@ export interface EmbeddedPageData {
   readonly development?: true;
   /** What the route's action returned, when the page is shown again after a form post. */
   readonly actionData?: unknown;
-  /** The form token `<Form>` sends (docs/building-pages.md); only when the app has actions. */
+  /** The form token `<Form>` sends (docs/building-an-app.md); only when the app has actions. */
   readonly formToken?: string;
   /** The routes the browser can navigate to in place, with their code. */
   readonly navigation?: readonly ClientRoute[];

@@ -36,7 +36,7 @@ export interface LoadContext {
 }
 
 /**
- * What a route's `action` receives (docs/building-pages.md): what `load` receives, plus the
+ * What a route's `action` receives (docs/building-an-app.md): what `load` receives, plus the
  * posted form (or JSON object), parsed. The form token field (`_csrf`) is not in it.
  */
 export type ActionContext = LoadContext & {
@@ -86,7 +86,7 @@ export interface PageModule<Data = unknown> {
   readonly default: PageComponent<Data>;
   readonly load?: (context: LoadContext) => LoadResult<Data> | Promise<LoadResult<Data>>;
   readonly head?: HeadDefinition<Data>;
-  /** Runs on the server for a POST to the route, after the cross-site check (docs/building-pages.md). */
+  /** Runs on the server for a POST to the route, after the cross-site check (docs/building-an-app.md). */
   readonly action?: (context: ActionContext) => ActionResult | Promise<ActionResult>;
 }
 
@@ -105,10 +105,10 @@ export interface PageRouteDefinition<Data = unknown> {
   /** An Express 5 path pattern, e.g. `/users/:id`. Also the `route` field in logs. */
   readonly path: string;
   readonly component: PageComponent<Data>;
-  /** Runs on the server before the shell; promises inside its result stream (docs/building-pages.md). */
+  /** Runs on the server before the shell; promises inside its result stream (docs/building-an-app.md). */
   readonly load?: (context: LoadContext) => LoadResult<Data> | Promise<LoadResult<Data>>;
   readonly head?: HeadDefinition<Data>;
-  /** Answers a POST to the route; without one the route answers 405 to it (docs/building-pages.md). */
+  /** Answers a POST to the route; without one the route answers 405 to it (docs/building-an-app.md). */
   readonly action?: (context: ActionContext) => ActionResult | Promise<ActionResult>;
   /**
    * The page module this route came from (`route()` sets it): the build bundles it to hydrate

@@ -10,7 +10,7 @@ export interface DeferredData {
 
 export const head: PageHead = { title: STREAMING_TITLE };
 
-/** Deferred data (docs/building-pages.md): the shell does not wait for `value`. */
+/** Deferred data (docs/building-an-app.md): the shell does not wait for `value`. */
 export function load(): DeferredData {
   return { value: new Promise((resolve) => setTimeout(resolve, SUSPENSE_DELAY_MS, DEFERRED_MARKER)) };
 }

@@ -38,7 +38,7 @@ function shownWith(result: unknown): NonNullable<Response['locals']['actionResul
 
 /**
  * Runs a route's action for a POST whose body was parsed and whose cross-site check passed
- * (server/app.ts), then answers (docs/building-pages.md, "Forms and actions"):
+ * (server/app.ts), then answers (docs/building-an-app.md, "Forms and actions"):
  * - `redirect(location, init)`: 303 See Other (or `init`'s status) to that path of this site,
  *   with `init`'s headers; an in-place submission gets 204 with the path in
  *   `X-Navigation-Redirect` and navigates there itself (redirect-answer.ts);

@@ -3,7 +3,7 @@ import { HttpError } from '../../shared/http-error.ts';
 import { hasBody } from '../http/body-limit.ts';
 
 /**
- * The largest body an action accepts (docs/building-pages.md, "Forms and actions"): 64 KiB, far
+ * The largest body an action accepts (docs/building-an-app.md, "Forms and actions"): 64 KiB, far
  * above any form of text fields, far below what would let a client hold much memory. Over it:
  * 413, the body unread beyond the limit, the connection closed.
  */

@@ -10,7 +10,7 @@ const OTHER_HOST = /^[\\/]{2}/;
 /**
  * Where `redirect(location)` may send the browser: a path on the request's own origin (the
  * public origin when configured), as a path with its query and fragment. Refused, with an
- * error, which ends in the 500 page with its digest (docs/building-pages.md, "Forms and
+ * error, which ends in the 500 page with its digest (docs/building-an-app.md, "Forms and
  * actions"), so an action cannot become an open redirect:
  * - anything that resolves to another origin (`https://evil.example/`, `//evil.example`,
  *   `/\evil.example`, `javascript:`);

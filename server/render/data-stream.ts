@@ -9,7 +9,7 @@ import { DEFERRED_DATA_ERROR, PAGE_DATA_SCOPE } from '../../shared/page-data.ts'
  * one promise. Every script is inline under the request's nonce, so a strict CSP needs
  * neither `unsafe-inline` nor `unsafe-eval`, and the browser needs no decoder of its own.
  * seroval escapes `<` and U+2028/U+2029 in what it writes, so no value can end the script
- * element or the statement. Why seroval rather than turbo-stream: docs/building-pages.md.
+ * element or the statement. Why seroval rather than turbo-stream: docs/building-an-app.md.
  */
 export interface DataStream {
   /** Runs first, in the document's head: creates the scope and the initial value. */

@@ -16,7 +16,7 @@ export interface PageHeadOptions {
 export type HeadFor = (req: Request, data: unknown, params: RouteParams) => ResolvedHead;
 
 /**
- * Works out a route's head (docs/building-pages.md, "Head tags"). The default canonical URL is
+ * Works out a route's head (docs/building-an-app.md, "Head tags"). The default canonical URL is
  * the request's path on the public origin (request-url.ts: the client's target never moves its
  * host). A URL from data that makes no http(s) URL is left out with one warn line naming the
  * route and the field. A head that depends neither on the data nor on the path is worked out

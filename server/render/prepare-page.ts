@@ -64,7 +64,7 @@ export async function runLoad(
 }
 
 /**
- * `load`, then the data as the page gets it (docs/building-pages.md): its promises deferred and
+ * `load`, then the data as the page gets it (docs/building-an-app.md): its promises deferred and
  * checked for the browser when the page hydrates, the action's result, the form token, the head,
  * the status and headers `data()` asked for (docs/responses.md). Throws what Express should
  * answer (a status helper, a `redirect()`, an error, the render timeout); resolves

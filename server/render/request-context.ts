@@ -22,7 +22,7 @@ export interface LoadContextParts {
 }
 
 /**
- * What `load` receives (docs/building-pages.md): the request's method, absolute URL, headers
+ * What `load` receives (docs/building-an-app.md): the request's method, absolute URL, headers
  * with Fetch semantics and parsed cookies, plus the app's own context. The search parameters,
  * URL, headers and cookies are made from Node's objects the first time a page asks, so a page
  * that never looks pays nothing for them.

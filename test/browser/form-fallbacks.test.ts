@@ -5,7 +5,7 @@ import { DESKTOP_CHROME, fixtureSession, watchedPage } from './harness.ts';
  * A `<Form method="post">` whose encoding the navigation runtime does not send in place
  * (client/router.tsx): `multipart/form-data`, set on the form or on the button that submits
  * it, is left to the browser's own post. The server refuses multipart with its 415 page
- * (docs/building-pages.md), which is how the test tells the browser's post from an in-place one.
+ * (docs/building-an-app.md), which is how the test tells the browser's post from an in-place one.
  */
 
 const session = fixtureSession();

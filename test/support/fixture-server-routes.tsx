@@ -49,7 +49,7 @@ export const routes: readonly RouteDefinition[] = [
     }),
   },
   { ...route('/fixtures/boundary-throw', boundaryThrow), load: () => ({ kind: 'boundary' as const }) },
-  // A form with an action (docs/building-pages.md): 422 with field errors, or 303 to /fixtures/form/done.
+  // A form with an action (docs/building-an-app.md): 422 with field errors, or 303 to /fixtures/form/done.
   route('/fixtures/form', form),
   route('/fixtures/form/done', formDone),
   // An action that redirects to `?next=`; a post whose answer needs another page's code; a fragment that does not decode.

@@ -12,7 +12,7 @@ import { close, listen } from '../support/http-client.ts';
 import { openRawConnection, rawRequest } from '../support/raw-http.ts';
 
 /**
- * What an action's answers carry beyond their status (docs/building-pages.md, "Forms and
+ * What an action's answers carry beyond their status (docs/building-an-app.md, "Forms and
  * actions"): redirects that no cache keeps, the in-place answer only for the navigation
  * runtime's exact header, a redirect's scheme, a client that leaves mid-action, and a body
  * exactly at the limit.

@@ -5,7 +5,7 @@ import { defineRoute, type ActionContext, type RouteDefinition } from '../../sha
 import { buildApp, errorLines, type TestApp } from '../support/build-app.ts';
 
 /**
- * How an action's body is read (docs/building-pages.md, "Forms and actions"): urlencoded fields
+ * How an action's body is read (docs/building-an-app.md, "Forms and actions"): urlencoded fields
  * stay flat, whatever brackets their names hold, and a compressed body is refused, JSON as well
  * as a form, rather than inflated in memory past the byte count.
  */

@@ -4,7 +4,7 @@ import { defineRoute } from '../../shared/route-definition.ts';
 import { buildApp } from '../support/build-app.ts';
 
 /**
- * Head tags' defaults and empty values (docs/building-pages.md, "Head tags"): `og:type` is
+ * Head tags' defaults and empty values (docs/building-an-app.md, "Head tags"): `og:type` is
  * `website` unless the page says otherwise, an http URL is as good as an https one, and a field
  * given as '' writes no empty tag.
  */

@@ -7,7 +7,7 @@ import { DESKTOP_CHROME } from '../support/http-client.ts';
 import { navigationLines } from '../support/navigation-data-lines.ts';
 
 /**
- * Which title each tag falls back to (docs/building-pages.md, "Head tags"): `og:title` is the
+ * Which title each tag falls back to (docs/building-an-app.md, "Head tags"): `og:title` is the
  * Open Graph title when the page gives one, else the page's own title, else the site's name;
  * an empty title counts as none, in `<title>` and in `og:title` alike. The document and an
  * in-place navigation's data say the same.

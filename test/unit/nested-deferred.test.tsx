@@ -8,7 +8,7 @@ import { pageDataOf } from '../support/page-data-scripts.ts';
 import { after } from '../support/settle-after.ts';
 
 /**
- * A deferred value that settles into a value holding promises of its own (docs/building-pages.md,
+ * A deferred value that settles into a value holding promises of its own (docs/building-an-app.md,
  * deferred data): those are controlled as the top-level ones are, whether in an object or in an
  * array. A rejection is logged once and reaches the browser as its digest alone; one still
  * pending at the render timeout is rejected with the timeout's digest, so the page ends.

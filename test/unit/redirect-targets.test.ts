@@ -9,7 +9,7 @@ import { buildApp, errorLines, type TestApp } from '../support/build-app.ts';
 const SECRET = 'redirect-targets-secret-0123456789-abcdef';
 const HOST = 'app.test:8080';
 
-/** The pattern docs/building-pages.md warns about: an action that sends the visitor on to `?next=`. */
+/** The pattern docs/building-an-app.md warns about: an action that sends the visitor on to `?next=`. */
 const routes: RouteDefinition[] = [
   defineRoute({
     path: '/login',

@@ -11,7 +11,7 @@ interface Session {
   readonly role: 'admin' | 'reader';
 }
 
-// How an app types its context once, as docs/building-pages.md shows.
+// How an app types its context once, as docs/building-an-app.md shows.
 declare module '../../shared/route-definition.ts' {
   interface AppLoadContext {
     readonly session?: Session;
