@@ -6,6 +6,7 @@ import { Link } from '../../shared/link.tsx';
 import { useNavigationState } from '../../shared/navigation.ts';
 import type { ActionContext, LoadContext, LoadedData, PageProps } from '../../shared/route-definition.ts';
 import { SiteHeader } from '../components/site-header.tsx';
+import { TextField } from '../components/text-field.tsx';
 import type { Entry, GuestbookStats } from '../guestbook/store.server.ts';
 import '../styles/site.css';
 import '../guestbook/guestbook.css';
@@ -89,38 +90,8 @@ export default function GuestbookPage({ data, actionData }: PageProps<LoadedData
         )}
         <h2 id="sign-heading">Sign the book</h2>
         <Form method="post" aria-labelledby="sign-heading" noValidate>
-          <p>
-            <label htmlFor="name">Name</label>
-            <input
-              id="name"
-              name="name"
-              autoComplete="name"
-              defaultValue={failed?.values?.name ?? ''}
-              aria-invalid={errors.name === undefined ? undefined : true}
-              aria-describedby={errors.name === undefined ? undefined : 'name-error'}
-            />
-            {errors.name === undefined ? null : (
-              <span id="name-error" className="field-error">
-                {errors.name}
-              </span>
-            )}
-          </p>
-          <p>
-            <label htmlFor="message">Message</label>
-            <textarea
-              id="message"
-              name="message"
-              rows={3}
-              defaultValue={failed?.values?.message ?? ''}
-              aria-invalid={errors.message === undefined ? undefined : true}
-              aria-describedby={errors.message === undefined ? undefined : 'message-error'}
-            />
-            {errors.message === undefined ? null : (
-              <span id="message-error" className="field-error">
-                {errors.message}
-              </span>
-            )}
-          </p>
+          <TextField name="name" label="Name" autoComplete="name" value={failed?.values?.name} error={errors.name} />
+          <TextField name="message" label="Message" multiline value={failed?.values?.message} error={errors.message} />
           <button type="submit" disabled={state === 'submitting'}>
             {state === 'submitting' ? 'Signing…' : 'Sign'}
           </button>

@@ -3,6 +3,7 @@ import { Form } from '../../shared/form.tsx';
 import type { PageHead } from '../../shared/head.ts';
 import type { ActionContext, PageProps } from '../../shared/route-definition.ts';
 import { SiteHeader } from '../components/site-header.tsx';
+import { TextField } from '../components/text-field.tsx';
 import '../styles/site.css';
 
 export const head: PageHead = { title: 'Sign in', robots: 'noindex' };
@@ -33,22 +34,7 @@ export default function SignInPage({ actionData }: PageProps) {
       <main className="app-main">
         <h1 id="sign-in-heading">Sign in</h1>
         <Form method="post" aria-labelledby="sign-in-heading" noValidate>
-          <p>
-            <label htmlFor="name">Name</label>
-            <input
-              id="name"
-              name="name"
-              autoComplete="username"
-              defaultValue={failed?.values?.name ?? ''}
-              aria-invalid={error === undefined ? undefined : true}
-              aria-describedby={error === undefined ? undefined : 'name-error'}
-            />
-            {error === undefined ? null : (
-              <span id="name-error" className="field-error">
-                {error}
-              </span>
-            )}
-          </p>
+          <TextField name="name" label="Name" autoComplete="username" value={failed?.values?.name} error={error} />
           <button type="submit">Sign in</button>
         </Form>
       </main>
