@@ -144,6 +144,6 @@ describe('the checks themselves', () => {
     expect(forbiddenMentions(`see ${['..', 'shared', 'SPEC.md'].join('/')} ${'§'}4 (${'issue'} 7)`)).toHaveLength(4);
     expect(forbiddenMentions('Targets, as set for the service')).toEqual([]);
     expect(forbiddenMentions("import type { PageProps } from '../shared/route-definition.ts';")).toEqual([]);
-    expect(forbiddenMentions('read ../shared/STYLE.md first')).toHaveLength(1);
+    expect(forbiddenMentions(`read ${['..', 'shared', 'STYLE.md'].join('/')} first`)).toHaveLength(1);
   });
 });
