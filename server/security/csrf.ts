@@ -1,8 +1,9 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { HttpError } from '../../shared/http-error.ts';
 import { FORM_TOKEN_FIELD } from '../../shared/navigation.ts';
+import { randomText } from './random-pool.ts';
 
 /** `CSRF_SECRET` and shorter secrets are refused. */
 export const CSRF_SECRET_MIN_LENGTH = 32;
@@ -30,7 +31,7 @@ function sign(secret: string, nonce: string): string {
 
 /** `nonce.signature`: a fresh token signed with `secret`. */
 export function issueToken(secret: string): string {
-  const nonce = randomBytes(NONCE_BYTES).toString('base64url');
+  const nonce = randomText(NONCE_BYTES, 'base64url');
   return `${nonce}.${sign(secret, nonce)}`;
 }
 

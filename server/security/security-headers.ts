@@ -1,24 +1,15 @@
-import { randomFillSync } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import type { HeaderPair } from '../http/response-head.ts';
+import { randomText } from './random-pool.ts';
 
 const NONCE_BYTES = 16;
-/** Random bytes are drawn in batches (as `randomUUID` does): one CSPRNG call per 256 nonces. */
-const pool = Buffer.alloc(NONCE_BYTES * 256);
-let poolOffset = pool.length;
 
-/** 128 bits from the CSPRNG, base64: the CSP nonce of one response (docs/security.md). Never reused. */
+/** 128 bits from the CSPRNG (drawn in batches: random-pool.ts), base64: the CSP nonce of one response (docs/security.md). Never reused. */
 export function createNonce(): string {
-  if (poolOffset === pool.length) {
-    randomFillSync(pool);
-    poolOffset = 0;
-  }
-  const nonce = pool.toString('base64', poolOffset, poolOffset + NONCE_BYTES);
-  poolOffset += NONCE_BYTES;
-  return nonce;
+  return randomText(NONCE_BYTES, 'base64');
 }
 
 /**
