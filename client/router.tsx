@@ -81,7 +81,8 @@ function loadStyles(hrefs: readonly string[]): Promise<unknown> {
   return Promise.all(
     hrefs.map((href) => {
       let loaded = sheets.get(href);
-      if (loaded === undefined && document.querySelector(`link[rel=stylesheet][href="${href}"]`) === null) {
+      // The document may hold it already: linked, or inline with its URL in data-href (client-assets.ts).
+      if (loaded === undefined && document.querySelector(`link[rel=stylesheet][href="${href}"],style[data-href="${href}"]`) === null) {
         const link = document.createElement('link');
         link.rel = 'stylesheet';
         link.media = 'not all';
@@ -99,8 +100,8 @@ function loadStyles(hrefs: readonly string[]): Promise<unknown> {
 
 /** Applies exactly these of the pages' stylesheets: the others stay, switched off, for a page that comes back. */
 function applyStyles(hrefs: readonly string[]): void {
-  for (const link of document.head.querySelectorAll<HTMLLinkElement>('link[rel=stylesheet]')) {
-    const href = link.getAttribute('href') ?? '';
+  for (const link of document.head.querySelectorAll<HTMLLinkElement | HTMLStyleElement>('link[rel=stylesheet],style[data-href]')) {
+    const href = link.getAttribute('href') ?? link.getAttribute('data-href') ?? '';
     if (routes.some((route) => route.styles?.includes(href))) link.media = hrefs.includes(href) ? 'all' : 'not all';
   }
 }
@@ -420,7 +421,7 @@ function limit(task: (done: () => void) => void): void {
 function prefetchCode(route: ClientRoute): void {
   if (route.script === undefined) return;
   for (const href of [route.script, ...(route.preloads ?? []), ...(route.styles ?? [])]) {
-    if (prefetchedCode.has(href) || document.querySelector(`link[href="${href}"]`) !== null) continue;
+    if (prefetchedCode.has(href) || document.querySelector(`link[href="${href}"],style[data-href="${href}"]`) !== null) continue;
     prefetchedCode.add(href);
     limit((done) => {
       const link = document.createElement('link');

@@ -5,7 +5,7 @@ import type { ResolvedApp } from './app-definition.ts';
 import { DEFAULTS, type TrustProxy } from './config.ts';
 import { resolveAnalytics, type AnalyticsOptions } from './render/analytics.ts';
 import { ASSETS_PATH, type ClientAssets } from './render/client-assets.ts';
-import { createContentSecurityPolicy } from './security/content-security-policy.ts';
+import { createContentSecurityPolicy, styleHashSource } from './security/content-security-policy.ts';
 import { createErrorHandler, createMethodNotAllowedHandler, createNotFoundHandler } from './errors/error-handler.ts';
 import { FAVICON_PATH, sendFavicon } from './static/favicon.ts';
 import { alwaysReady, createConnectionDrain, createHealthProbes, type Readiness } from './lifecycle/readiness.ts';
@@ -80,6 +80,7 @@ export function createApp(options: AppOptions): Express {
   const telemetry = options.telemetry?.enabled === true;
   const pages = createStatusPages(analytics);
   const policy = createContentSecurityPolicy({
+    styleHashes: [...(assets?.inlineStyles.values() ?? [])].map(styleHashSource),
     scriptSources: analytics.origins,
     connectSources: [...analytics.origins, ...(liveReloadUrl === undefined ? [] : [liveReloadUrl.origin])],
   });

@@ -2,11 +2,11 @@ import type { ReactElement } from 'react';
 import { APP_NAME } from '../../shared/app-info.ts';
 import { AppRoot } from '../../shared/app-root.tsx';
 import HomePage from '../../app/pages/home.tsx';
-import { bootstrapScript, loadClientAssets } from '../../server/render/client-assets.ts';
+import { bootstrapScript, loadClientAssets, type ClientAssets } from '../../server/render/client-assets.ts';
 import { createDataStream } from '../../server/render/data-stream.ts';
 import { resolveHead, type HeadUrls } from '../../shared/head.ts';
 import { head as homeHead } from '../../app/pages/home.tsx';
-import { PageDocument } from '../../server/render/page-document.tsx';
+import { PageDocument, type PageStylesheet } from '../../server/render/page-document.tsx';
 import { StatusDocument } from '../../server/errors/status-document.tsx';
 import { statusMessage } from '../../shared/http-error.ts';
 import { STREAMING_TITLE, SUSPENSE_PATH } from './suspense-fixture.ts';
@@ -27,16 +27,22 @@ export interface HomeTree {
   readonly bootstrapScriptContent: string;
 }
 
+/** A page's stylesheets as the product writes them: inline when small enough (client-assets.ts), else linked. */
+function stylesheetsOf(client: ClientAssets, styles: readonly string[]): PageStylesheet[] {
+  return styles.map((href) => ({ href, css: client.inlineStyles.get(href) }));
+}
+
 /** `/` as the product renders it: the document, the embedded data and the page's modules. */
 export function homeTree(clientDir: string): HomeTree {
-  const assets = loadClientAssets(clientDir).routes.get('/');
+  const client = loadClientAssets(clientDir);
+  const assets = client.routes.get('/');
   if (assets === undefined) throw new Error(`${clientDir}: the client build has no route "/"`);
   // What the product writes for a route without `load` and without parameters.
   const dataScript = createDataStream({ data: undefined, params: {} }, { onScript: () => undefined, onDone: () => undefined, onError: () => undefined }).initial;
   return {
     bootstrapScriptContent: bootstrapScript(assets),
     element: () => (
-      <PageDocument head={resolveHead(homeHead, { name: APP_NAME }, NO_PUBLIC_ORIGIN)} nonce={BASELINE_NONCE} styles={assets.styles} dataScript={dataScript}>
+      <PageDocument head={resolveHead(homeHead, { name: APP_NAME }, NO_PUBLIC_ORIGIN)} nonce={BASELINE_NONCE} styles={stylesheetsOf(client, assets.styles)} dataScript={dataScript}>
         <AppRoot>
           <HomePage data={undefined} params={{}} />
         </AppRoot>
@@ -61,7 +67,8 @@ export interface SuspenseTree {
  * its modules from the fixture's client build and the data script of `{ delayMs }`.
  */
 export function suspenseTree(fixtureClientDir: string): SuspenseTree {
-  const assets = loadClientAssets(fixtureClientDir).routes.get(SUSPENSE_PATH);
+  const client = loadClientAssets(fixtureClientDir);
+  const assets = client.routes.get(SUSPENSE_PATH);
   if (assets === undefined) throw new Error(`${fixtureClientDir}: the fixture's client build has no route "${SUSPENSE_PATH}"`);
   return {
     bootstrapScriptContent: bootstrapScript(assets),
@@ -71,7 +78,7 @@ export function suspenseTree(fixtureClientDir: string): SuspenseTree {
         <PageDocument
           head={resolveHead({ title: STREAMING_TITLE }, { name: APP_NAME }, NO_PUBLIC_ORIGIN)}
           nonce={BASELINE_NONCE}
-          styles={assets.styles}
+          styles={stylesheetsOf(client, assets.styles)}
           dataScript={initialDataScript(data)}
         >
           <AppRoot>

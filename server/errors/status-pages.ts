@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { statusMessage } from '../../shared/http-error.ts';
@@ -7,7 +6,7 @@ import { escapeHtml } from '../http/escape-html.ts';
 import { HTML_HEADERS } from '../http/html-headers.ts';
 import { compileTemplate, type HtmlTemplate } from '../http/html-template.ts';
 import { prepareHead, type PreparedHead } from '../http/response-head.ts';
-import { createStatusPagePolicy } from '../security/content-security-policy.ts';
+import { createStatusPagePolicy, styleHashSource } from '../security/content-security-policy.ts';
 import { securityHeaderDefaults } from '../security/security-headers.ts';
 import { StatusDocument } from './status-document.tsx';
 
@@ -77,7 +76,7 @@ export function statusJson(status: number, digest?: string): string {
  * inlines STATUS_VIEW_CSS verbatim, on every status page, the 500 page included.
  */
 function styleHash(): string {
-  return `sha256-${createHash('sha256').update(STATUS_VIEW_CSS, 'utf8').digest('base64')}`;
+  return styleHashSource(STATUS_VIEW_CSS);
 }
 
 type DocumentProps = Omit<Parameters<typeof StatusDocument>[0], 'analyticsSources'>;

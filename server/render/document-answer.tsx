@@ -12,7 +12,7 @@ import { DeferredDataError } from './deferred-data.ts';
 import type { DocumentHeaders } from './document-headers.ts';
 import { isCrawler } from './is-crawler.ts';
 import { outsideRenderContext } from './outside-render-context.ts';
-import { PageDocument } from './page-document.tsx';
+import { PageDocument, type PageStylesheet } from './page-document.tsx';
 import type { PageLifecycle } from './page-lifecycle.ts';
 import type { PreparedPage } from './prepare-page.ts';
 import { RenderNotNeededError, isRenderStopReason } from './render-errors.ts';
@@ -41,8 +41,8 @@ export interface DocumentRoute {
   readonly Page: PageComponent;
   /** Set when the page hydrates: the script that loads its code. */
   readonly bootstrapScriptContent: string | undefined;
-  /** The page's stylesheets, linked from the head (docs/styles.md). */
-  readonly styles: readonly string[];
+  /** The page's stylesheets (docs/styles.md): inline when `css` is there, else linked. */
+  readonly styles: readonly PageStylesheet[];
   /** The route table for navigation, the same on every page (data-stream.ts). */
   readonly navigationScript: string | undefined;
 }

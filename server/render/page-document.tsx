@@ -3,11 +3,17 @@ import type { ResolvedHead } from '../../shared/head.ts';
 import { FAVICON_PATH } from '../static/favicon.ts';
 import { AnalyticsScripts } from './analytics-scripts.tsx';
 
+/** A stylesheet of the page: its URL, and its text when it travels inside the document. */
+export interface PageStylesheet {
+  readonly href: string;
+  readonly css: string | undefined;
+}
+
 interface PageDocumentProps {
   readonly head: ResolvedHead;
   readonly nonce: string;
   /** The page's stylesheets from the client build (docs/styles.md); none for a page that ships no code. */
-  readonly styles?: readonly string[];
+  readonly styles?: readonly PageStylesheet[];
   /** The page's data as the first data script (server/render/data-stream.ts); only for hydrating pages. */
   readonly dataScript: string | undefined;
   /** Analytics script URLs (docs/observability.md); empty when off. */
@@ -43,10 +49,9 @@ export function PageDocument({ head, nonce, styles = [], dataScript, analyticsSo
         <HeadTags head={head} />
         <link rel="icon" href={FAVICON_PATH} type="image/svg+xml" />
         {/* Before any script: the first paint waits for them, so the page never shows unstyled. */}
-        {styles.map((href) => (
-          <link key={href} rel="stylesheet" href={href} />
-        ))}
-        {/* biome-ignore-start lint/security/noDangerouslySetInnerHtml: the scripts are the server's own, written for this place (the data by seroval) */}
+        {/* biome-ignore-start lint/security/noDangerouslySetInnerHtml: the styles and scripts are the server's own, written for this place (the data by seroval) */}
+        {/* A small one inline, allowed by its hash; `data-href` tells the router which file it is. */}
+        {styles.map(({ href, css }) => (css === undefined ? <link key={href} rel="stylesheet" href={href} /> : <style key={href} data-href={href} dangerouslySetInnerHTML={{ __html: css }} />))}
         {dataScript === undefined ? null : <script nonce={nonce} dangerouslySetInnerHTML={{ __html: dataScript }} />}
         <AnalyticsScripts sources={analyticsSources} nonce={nonce} />
         {liveReloadScript === undefined ? null : <script nonce={nonce} dangerouslySetInnerHTML={{ __html: liveReloadScript }} />}

@@ -71,7 +71,8 @@ export function createPageHandler(routeDefinition: PageRouteDefinition, options:
     path: routeDefinition.path,
     Page: routeDefinition.component,
     bootstrapScriptContent: assets === undefined ? undefined : bootstrapScript(assets),
-    styles: assets?.styles ?? [],
+    // Each with its text when small enough to travel inside the document (client-assets.ts).
+    styles: (assets?.styles ?? []).map((href) => ({ href, css: client.assets?.inlineStyles.get(href) })),
     // The route table for navigation is the same on every page: written once (data-stream.ts).
     navigationScript: client.routes.length === 0 ? undefined : fixedDataScript('navigation', client.routes),
     // A navigation takes the page's stylesheets from the route table, which it has already (client-routes.ts).

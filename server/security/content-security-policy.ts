@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import helmet from 'helmet';
 
 /** Stands where the nonce goes; base64 never contains it. */
@@ -8,9 +9,16 @@ export interface ContentSecurityPolicyOptions {
   readonly scriptSources?: readonly string[];
   /** Origins `fetch`, beacons and EventSource may reach besides our own. */
   readonly connectSources?: readonly string[];
+  /** `sha256-…` of each stylesheet a page carries inline (client-assets.ts): allowed by hash, never by `'unsafe-inline'`. */
+  readonly styleHashes?: readonly string[];
 }
 
 export type ContentSecurityPolicy = (nonce: string) => string;
+
+/** `sha256-…` of an inline `<style>`'s text, as the browser hashes it: the source that allows it. */
+export function styleHashSource(css: string): string {
+  return `sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}`;
+}
 
 /**
  * The policy of an answer that is no page: a plain-text refusal, a built file. Should one be
@@ -78,7 +86,7 @@ export function createContentSecurityPolicy(options: ContentSecurityPolicyOption
   return compile({
     ...baseDirectives(),
     'script-src': [`'nonce-${NONCE}'`, "'strict-dynamic'", ...checkedSources('script-src', options.scriptSources)],
-    'style-src': ["'self'"],
+    'style-src': ["'self'", ...checkedHashes(options.styleHashes).map((hash) => `'${hash}'`)],
     'connect-src': ["'self'", ...checkedSources('connect-src', options.connectSources)],
   });
 }
@@ -104,10 +112,15 @@ const STYLE_HASH = /^sha256-[A-Za-z0-9+/]+={0,2}$/;
  * (`script-src 'none'`) unless analytics scripts are on, which keep the page's nonce and
  * `'strict-dynamic'` rules. Without analytics it is one fixed string, built once.
  */
-export function createStatusPagePolicy({ styleHashes, analytics }: StatusPagePolicyOptions): ContentSecurityPolicy {
-  for (const hash of styleHashes) {
+function checkedHashes(hashes: readonly string[] = []): readonly string[] {
+  for (const hash of hashes) {
     if (!STYLE_HASH.test(hash)) throw new TypeError(`Content-Security-Policy: ${JSON.stringify(hash)} is not a sha256 hash source`);
   }
+  return hashes;
+}
+
+export function createStatusPagePolicy({ styleHashes, analytics }: StatusPagePolicyOptions): ContentSecurityPolicy {
+  checkedHashes(styleHashes);
   return compile({
     ...baseDirectives(),
     'script-src': analytics === undefined ? ["'none'"] : [`'nonce-${NONCE}'`, "'strict-dynamic'", ...checkedSources('script-src', analytics.scriptSources)],

@@ -67,6 +67,6 @@ export async function waitFor(predicate: () => boolean, timeoutMs = 2_000, what 
 export function asHydrating(routes: readonly RouteDefinition[], script = '/assets/fixture.js'): { routes: RouteDefinition[]; assets: ClientAssets } {
   return {
     routes: routes.map((route) => (isResourceRoute(route) ? route : { ...route, page: { default: route.component } })),
-    assets: { dir: '/nonexistent', routes: new Map(routes.map((route) => [route.path, { script, preloads: [], styles: [] }])) },
+    assets: { dir: '/nonexistent', routes: new Map(routes.map((route) => [route.path, { script, preloads: [], styles: [] }])), inlineStyles: new Map() },
   };
 }

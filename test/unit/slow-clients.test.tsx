@@ -118,7 +118,7 @@ describe('slow clients', () => {
 
   test('a client that pipelines and never reads gets at most the bound served, and is closed by the delivery deadline', async () => {
     const dir = await bigAssetFolder();
-    const { app, logs } = buildApp([], { assets: { dir, routes: new Map() } });
+    const { app, logs } = buildApp([], { assets: { dir, routes: new Map(), inlineStyles: new Map() } });
     const deliveryTimeoutMs = 1_500;
     const { server, origin } = await listen(app, { deliveryTimeoutMs, logger: serverLogger(logs) });
     servers.push(server);

@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -13,11 +14,14 @@ import { pageDataOf } from '../support/page-data-scripts.ts';
 
 /**
  * A page's CSS (docs/styles.md): what its module imports is built into a hashed file under
- * `/assets/`, linked from the head before any script, allowed by `style-src 'self'`; status
- * pages keep their one inline style and link nothing. On the fixture client build.
+ * `/assets/`, written into the head before any script (inline when small, allowed by its hash;
+ * else linked, allowed by `style-src 'self'`); status pages keep their one inline style and link
+ * nothing. On the fixture client build, whose stylesheets are all small; `linked` is the same
+ * build with nothing inlined.
  */
 const assets = loadClientAssets(FIXTURE_CLIENT_DIR);
 const { app } = buildApp(routes, { assets });
+const linked = buildApp(routes, { assets: loadClientAssets(FIXTURE_CLIENT_DIR, { inlineStylesheetMaxBytes: 0 }) }).app;
 
 function stylesOf(path: string): readonly string[] {
   const page = assets.routes.get(path);
@@ -46,8 +50,8 @@ describe("a page's stylesheet", () => {
     expect(stylesOf('/styles/styled')).toEqual([expect.stringMatching(/^\/assets\/styled-[A-Z0-9]+\.css$/)]);
   });
 
-  test('is linked from the head, before any script, and the document inlines no CSS', async () => {
-    const res = await request(app).get('/').set('User-Agent', DESKTOP_CHROME).expect(200);
+  test('over the inline limit, is linked from the head, before any script, and the document inlines no CSS', async () => {
+    const res = await request(linked).get('/').set('User-Agent', DESKTOP_CHROME).expect(200);
     const head = headOf(res.text);
     const link = `<link rel="stylesheet" href="${stylesOf('/')[0]}"/>`;
     expect(head).toContain(link);
@@ -56,6 +60,33 @@ describe("a page's stylesheet", () => {
     expect(head.indexOf(link)).toBeLessThan(firstScript);
     expect(res.text).not.toContain('<style');
     expect(res.text.match(/rel="stylesheet"/g)).toHaveLength(1);
+  });
+
+  test('within the inline limit, travels inside the head as the file holds it, before any script, and nothing is linked', async () => {
+    const res = await request(app).get('/').set('User-Agent', DESKTOP_CHROME).expect(200);
+    const head = headOf(res.text);
+    const [href = ''] = stylesOf('/');
+    const css = await readFile(join(FIXTURE_CLIENT_DIR, 'assets', href.slice('/assets/'.length)), 'utf8');
+    const style = `<style data-href="${href}">${css}</style>`;
+    expect(head).toContain(style);
+    expect(head.indexOf(style)).toBeLessThan(head.indexOf('<script'));
+    expect(res.text).not.toContain('rel="stylesheet"');
+  });
+
+  test('is inlined only up to the limit, and never when its text could end the style element', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'inline-styles-'));
+    try {
+      await mkdir(join(dir, 'assets'));
+      const sheets = { small: 'p{color:red}', large: `p{color:red}${' '.repeat(100)}`, closing: 'p::after{content:"</STYLE>"}' };
+      for (const [name, css] of Object.entries(sheets)) await writeFile(join(dir, 'assets', `${name}.css`), css);
+      const page = (name: string) => ({ script: '/assets/x.js', preloads: [], styles: [`/assets/${name}.css`] });
+      await writeFile(join(dir, MANIFEST_FILE), JSON.stringify({ routes: { '/a': page('small'), '/b': page('large'), '/c': page('closing') } }));
+      const loaded = loadClientAssets(dir, { inlineStylesheetMaxBytes: 50 });
+      expect([...loaded.inlineStyles.keys()]).toEqual(['/assets/small.css']);
+      expect(loaded.inlineStyles.get('/assets/small.css')).toBe(sheets.small);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   test('holds the rules of the CSS its page module imports, and the framework rules its client shows', async () => {
@@ -99,11 +130,15 @@ describe("a page's stylesheet", () => {
     }
   });
 
-  test("is allowed by the page's policy as 'self', with no 'unsafe-inline' and no inline style allowed", async () => {
+  test("is allowed by the page's policy as 'self' and by the hash of each inline one, never by 'unsafe-inline'", async () => {
     const res = await request(app).get('/').expect(200);
     const csp = String(res.headers['content-security-policy']);
-    expect(styleSources(csp)).toEqual(["'self'"]);
+    const hashes = [...assets.inlineStyles.values()].map((css) => `'sha256-${createHash('sha256').update(css).digest('base64')}'`);
+    expect(hashes.length).toBeGreaterThan(1);
+    expect(styleSources(csp)).toEqual(["'self'", ...hashes]);
     expect(csp).not.toContain('unsafe-inline');
+    const none = await request(linked).get('/').expect(200);
+    expect(styleSources(String(none.headers['content-security-policy']))).toEqual(["'self'"]);
   });
 
   test("is in the navigation's route table, so an in-place navigation brings it", async () => {
