@@ -1,3 +1,4 @@
+import { RoutePage } from '../shared/route-hooks.tsx';
 import { useEffect } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { AppRoot } from '../shared/app-root.tsx';
@@ -64,7 +65,7 @@ export function startPage(Page: PageComponent): void {
           {/* A new view starts with a fresh error boundary: a failed page does not stick. */}
           <AppRoot key={view.key} showErrorDetail={development === true} formToken={'page' in view ? view.page.formToken : undefined} {...onError}>
             {'page' in view ? (
-              <view.Page data={view.page.data} params={view.page.params} actionData={view.page.actionData} />
+              <RoutePage Page={view.Page} data={view.page.data} params={view.page.params} actionData={view.page.actionData} />
             ) : (
               <StatusOnly status={view.status} digest={view.digest} />
             )}

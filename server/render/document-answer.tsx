@@ -1,3 +1,4 @@
+import { RoutePage } from '../../shared/route-hooks.tsx';
 import type { NextFunction, Request, Response } from 'express';
 import { renderToPipeableStream } from 'react-dom/server';
 import { AppRoot } from '../../shared/app-root.tsx';
@@ -144,7 +145,7 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
       afterRoot={embedded?.chain?.element}
     >
       <AppRoot showErrorDetail={settings.development} formToken={page.form?.token}>
-        <Page data={page.data} params={page.params} {...(page.action === undefined ? {} : { actionData: page.action.data })} />
+        <RoutePage Page={Page} data={page.data} params={page.params} actionData={page.action?.data} />
       </AppRoot>
     </PageDocument>,
     {

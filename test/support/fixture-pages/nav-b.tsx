@@ -1,6 +1,7 @@
 import type { PageHead } from '../../../shared/head.ts';
 import { Link } from '../../../shared/link.tsx';
 import type { PageProps } from '../../../shared/route-definition.ts';
+import { useLoaderData } from '../../../shared/route-hooks.tsx';
 import { Filler } from './nav-a.tsx';
 
 export interface NavBData {
@@ -9,11 +10,17 @@ export interface NavBData {
 
 export const head = (data: NavBData): PageHead => ({ title: 'Page B', description: `The second page, served at ${data.servedAt}.` });
 
-export default function NavB({ data }: PageProps<NavBData>) {
+/** Reads the page's data through the hook rather than props, as a component deep in a page would. */
+function ServedAt() {
+  const { servedAt } = useLoaderData<() => NavBData>();
+  return <p id="served-at">{servedAt}</p>;
+}
+
+export default function NavB(_props: PageProps<NavBData>) {
   return (
     <main>
       <h1>Page B</h1>
-      <p id="served-at">{data.servedAt}</p>
+      <ServedAt />
       <Link id="to-a" href="/nav/a">
         Back to page A
       </Link>

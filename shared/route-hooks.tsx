@@ -1,0 +1,86 @@
+import { createContext, use, type ReactNode } from 'react';
+import type { InvalidData, InvalidSubmission } from './action-helpers.ts';
+import type { DataWithResponseInit } from './responses.ts';
+import type { LoadedData, PageComponent, RouteParams } from './route-definition.ts';
+
+/**
+ * The page's data, parameters and action result, for the hooks below (React Router's names and
+ * shapes: docs/building-an-app.md#typed-data-hooks). Props keep working: a page may take them
+ * or call the hooks, anywhere below it, without passing anything down.
+ */
+interface RouteValues {
+  readonly data: unknown;
+  readonly params: RouteParams;
+  readonly actionData: unknown;
+}
+
+const RouteValuesContext = createContext<RouteValues | undefined>(undefined);
+
+/** Renders a page with its values, as props and for the hooks; the server and the browser both render pages through it. */
+export function RoutePage({ Page, data, params, actionData }: { readonly Page: PageComponent } & RouteValues): ReactNode {
+  return (
+    <RouteValuesContext value={{ data, params, actionData }}>
+      <Page data={data} params={params} {...(actionData === undefined ? {} : { actionData })} />
+    </RouteValuesContext>
+  );
+}
+
+function routeValues(hook: string): RouteValues {
+  const values = use(RouteValuesContext);
+  if (values === undefined) throw new Error(`${hook}() is called outside a page: only a page and what it renders can read its route`);
+  return values;
+}
+
+type AnyFunction = (...args: never[]) => unknown;
+
+/** What an action's result is for the page: `invalid()` as `{ errors, values }`, `data()` unwrapped. */
+export type ActionDataOf<Action extends AnyFunction> =
+  Awaited<ReturnType<Action>> extends infer Result
+    ? Result extends InvalidSubmission<infer Errors, infer Values>
+      ? InvalidData<Errors, Values>
+      : Result extends DataWithResponseInit<infer Data>
+        ? Data
+        : Result
+    : never;
+
+/** The page's data, typed from its `load`: `useLoaderData<typeof load>()`. */
+export function useLoaderData<Load extends AnyFunction>(): LoadedData<Load> {
+  return routeValues('useLoaderData').data as LoadedData<Load>;
+}
+
+/** What the page's action returned, after a post; `undefined` before one: `useActionData<typeof action>()`. */
+export function useActionData<Action extends AnyFunction>(): ActionDataOf<Action> | undefined {
+  return routeValues('useActionData').actionData as ActionDataOf<Action> | undefined;
+}
+
+/** Characters that end a parameter's name in an Express 5 path (path-to-regexp 8). */
+type NameEnd = '/' | '-' | '.' | '{' | '}' | '(' | ')' | '*' | ':' | '?' | '+' | '~' | '@' | '!' | ',' | ';' | '=' | '&' | '$' | "'" | '"';
+
+type ReadName<Text extends string, Name extends string = ''> = Text extends `${infer Head}${infer Rest}` ? (Head extends NameEnd ? Name : ReadName<Rest, `${Name}${Head}`>) : Name;
+
+/** The names of `:name` and `*name` parameters in a path (without optional groups). */
+type NamesIn<Path extends string> = Path extends `${string}${':' | '*'}${infer Rest}` ? ReadName<Rest> | NamesIn<Rest> : never;
+
+/** Optional groups `{…}` of a path, and the path without them. */
+type OptionalPart<Path extends string> = Path extends `${string}{${infer Group}}${infer Rest}` ? Group | OptionalPart<Rest> : never;
+type RequiredPart<Path extends string> = Path extends `${infer Head}{${string}}${infer Rest}` ? `${Head}${RequiredPart<Rest>}` : Path;
+
+type Flatten<Type> = { [Key in keyof Type]: Type[Key] };
+
+/**
+ * The parameters of an Express 5 path pattern: `/guestbook/:id` gives `{ id: string }`,
+ * `/files/*path` gives `{ path: string }` (its segments joined by `/`), `/users{/:id}` gives
+ * `{ id?: string }`.
+ */
+export type PathParams<Path extends string> = string extends Path
+  ? RouteParams
+  : Flatten<
+      { readonly [Name in Exclude<NamesIn<RequiredPart<Path>>, ''>]: string } & {
+        readonly [Name in Exclude<NamesIn<OptionalPart<Path>>, '' | NamesIn<RequiredPart<Path>>>]?: string;
+      }
+    >;
+
+/** The page's path parameters, typed from its route's path: `useParams<'/guestbook/:id'>()`. */
+export function useParams<Path extends string = string>(): PathParams<Path> {
+  return routeValues('useParams').params as PathParams<Path>;
+}

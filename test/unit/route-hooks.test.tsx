@@ -1,0 +1,60 @@
+import request from 'supertest';
+import { describe, expect, expectTypeOf, test } from 'vitest';
+import { type InvalidData, invalid } from '../../shared/action-helpers.ts';
+import { data } from '../../shared/responses.ts';
+import type { ActionContext, LoadContext } from '../../shared/route-definition.ts';
+import { defineRoute } from '../../shared/route-definition.ts';
+import { type ActionDataOf, type PathParams, useActionData, useLoaderData, useParams } from '../../shared/route-hooks.tsx';
+import { renderToString } from 'react-dom/server';
+import { buildApp } from '../support/build-app.ts';
+
+async function load({ params }: LoadContext) {
+  return data({ title: `Entry ${params.id ?? ''}`, at: new Date(Date.UTC(2026, 10, 25)) }, { headers: { 'X-Entry': 'yes' } });
+}
+
+async function action({ body }: ActionContext) {
+  if (body.name === '') return invalid({ name: 'Enter your name.' }, { name: '' });
+  return { saved: true as const };
+}
+
+/** A component deep in the page that reads everything through the hooks, nothing through props. */
+function Details() {
+  const { title, at } = useLoaderData<typeof load>();
+  const { id } = useParams<'/entries/:id'>();
+  const result = useActionData<typeof action>();
+  const outcome = result === undefined ? 'no post' : 'errors' in result ? `refused: ${result.errors.name}` : `saved: ${result.saved}`;
+  return <p id="details">{`${title} | id ${id} | ${at.toISOString()} | ${outcome}`}</p>;
+}
+
+const routes = [defineRoute({ path: '/entries/:id', component: () => <Details />, load, action })];
+
+describe('the route hooks', () => {
+  test('give a component the page data, the path parameters and the action result, on the server', async () => {
+    const { app } = buildApp(routes);
+    const page = await request(app).get('/entries/7').expect(200);
+    expect(page.text).toContain('Entry 7 | id 7 | 2026-11-25T00:00:00.000Z | no post');
+    const refused = await request(app).post('/entries/7').set('Sec-Fetch-Site', 'same-origin').type('form').send({ name: '' }).expect(422);
+    expect(refused.text).toContain('refused: Enter your name.');
+    const saved = await request(app).post('/entries/7').set('Sec-Fetch-Site', 'same-origin').type('form').send({ name: 'Ada' }).expect(200);
+    expect(saved.text).toContain('saved: true');
+  });
+
+  test('called outside a page, fail with the name of the hook', () => {
+    function Stray() {
+      useParams();
+      return null;
+    }
+    expect(() => renderToString(<Stray />)).toThrow('useParams() is called outside a page');
+  });
+
+  test('are typed from load, action and the path, with nothing written by hand', () => {
+    expectTypeOf<ReturnType<typeof useLoaderData<typeof load>>>().toEqualTypeOf<{ title: string; at: Date }>();
+    expectTypeOf<ActionDataOf<typeof action>>().toEqualTypeOf<InvalidData<{ name: string }, { name: string }> | { saved: true }>();
+    expectTypeOf<PathParams<'/guestbook/:id'>>().toEqualTypeOf<{ readonly id: string }>();
+    expectTypeOf<PathParams<'/files/*path'>>().toEqualTypeOf<{ readonly path: string }>();
+    expectTypeOf<PathParams<'/users{/:id}'>>().toEqualTypeOf<{ readonly id?: string }>();
+    expectTypeOf<PathParams<'/flights/:from-:to'>>().toEqualTypeOf<{ readonly from: string; readonly to: string }>();
+    expectTypeOf<PathParams<'/'>>().toEqualTypeOf<{}>();
+    expectTypeOf<PathParams<string>>().toEqualTypeOf<Readonly<Record<string, string>>>();
+  });
+});
