@@ -1,6 +1,7 @@
 import type { PageHead } from '../../shared/head.ts';
 import { Link } from '../../shared/link.tsx';
 import type { LoadContext, LoadedData, PageProps, RouteParams } from '../../shared/route-definition.ts';
+import { useLoaderData, useParams } from '../../shared/route-hooks.tsx';
 import { notFound } from '../../shared/status-helpers.ts';
 import { SiteHeader } from '../components/site-header.tsx';
 import '../styles/site.css';
@@ -24,13 +25,16 @@ export function head(data: Data, params: RouteParams): PageHead {
   };
 }
 
-export default function EntryPage({ data }: PageProps<Data>) {
-  const { entry } = data;
+/** Reads its data and parameter through the hooks, typed from `load` and the route's path. */
+export default function EntryPage(_props: PageProps<Data>) {
+  const { entry } = useLoaderData<typeof load>();
+  const { id } = useParams<'/guestbook/:id'>();
   return (
     <>
       <SiteHeader />
       <main className="app-main guestbook">
         <h1>{entry.name} wrote</h1>
+        <p className="entry-number">Entry {id}</p>
         <blockquote className="entry-message">{entry.message}</blockquote>
         <p>
           On <time dateTime={entry.createdAt.toISOString()}>{entry.createdAt.toUTCString()}</time>. <Link href="/guestbook">Back to the guest book</Link>
