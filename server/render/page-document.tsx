@@ -51,7 +51,9 @@ export function PageDocument({ head, nonce, styles = [], dataScript, analyticsSo
         {/* Before any script: the first paint waits for them, so the page never shows unstyled. */}
         {/* biome-ignore-start lint/security/noDangerouslySetInnerHtml: the styles and scripts are the server's own, written for this place (the data by seroval) */}
         {/* A small one inline, allowed by its hash; `data-href` tells the router which file it is. */}
-        {styles.map(({ href, css }) => (css === undefined ? <link key={href} rel="stylesheet" href={href} /> : <style key={href} data-href={href} dangerouslySetInnerHTML={{ __html: css }} />))}
+        {styles.map(({ href, css }) =>
+          css === undefined ? <link key={href} rel="stylesheet" href={href} /> : <style key={href} data-href={href} dangerouslySetInnerHTML={{ __html: css }} />,
+        )}
         {dataScript === undefined ? null : <script nonce={nonce} dangerouslySetInnerHTML={{ __html: dataScript }} />}
         <AnalyticsScripts sources={analyticsSources} nonce={nonce} />
         {liveReloadScript === undefined ? null : <script nonce={nonce} dangerouslySetInnerHTML={{ __html: liveReloadScript }} />}

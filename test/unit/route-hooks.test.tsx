@@ -26,6 +26,12 @@ function Details() {
   return <p id="details">{`${title} | id ${id} | ${at.toISOString()} | ${outcome}`}</p>;
 }
 
+/** A component rendered on its own, with no page around it. */
+function Stray() {
+  useParams();
+  return null;
+}
+
 const routes = [defineRoute({ path: '/entries/:id', component: () => <Details />, load, action })];
 
 describe('the route hooks', () => {
@@ -40,10 +46,6 @@ describe('the route hooks', () => {
   });
 
   test('called outside a page, fail with the name of the hook', () => {
-    function Stray() {
-      useParams();
-      return null;
-    }
     expect(() => renderToString(<Stray />)).toThrow('useParams() is called outside a page');
   });
 
@@ -54,6 +56,7 @@ describe('the route hooks', () => {
     expectTypeOf<PathParams<'/files/*path'>>().toEqualTypeOf<{ readonly path: string }>();
     expectTypeOf<PathParams<'/users{/:id}'>>().toEqualTypeOf<{ readonly id?: string }>();
     expectTypeOf<PathParams<'/flights/:from-:to'>>().toEqualTypeOf<{ readonly from: string; readonly to: string }>();
+    // biome-ignore lint/complexity/noBannedTypes: the empty object type is exactly what a path without parameters gives
     expectTypeOf<PathParams<'/'>>().toEqualTypeOf<{}>();
     expectTypeOf<PathParams<string>>().toEqualTypeOf<Readonly<Record<string, string>>>();
   });
