@@ -80,7 +80,10 @@ export function createPageHandler(routeDefinition: PageRouteDefinition, options:
   };
   // Most heads depend neither on the data nor on the path: worked out once, not per request (page-head.ts).
   const headFor = createHeadFor(routeDefinition, options.head);
-  const prepare = { settings: dataSettings, headFor, hydrates: assets !== undefined };
+  // Only a page whose route takes posts hands out a form token (docs/security.md): a read-only
+  // page signs nothing and sets no cookie, which is most of a site's pages and most of its CPU.
+  const settings = routeDefinition.action === undefined ? { ...dataSettings, formToken: undefined } : dataSettings;
+  const prepare = { settings, headFor, hydrates: assets !== undefined };
 
   return async function renderPage(req: Request, res: Response, next: NextFunction) {
     const started = performance.now();

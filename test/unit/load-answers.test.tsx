@@ -48,12 +48,16 @@ function twoCookies(): Headers {
   return headers;
 }
 
+/** An action, so that the page hands out a form token (only pages that take posts do) whose cookie joins the page's own. */
+const takesPosts = () => ({});
+
 const pages: RouteDefinition[] = [
   defineRoute({ path: '/status/:code', component: Shown, load: ({ params }) => data({ shown: params.code }, Number(params.code)) }),
-  defineRoute({ path: '/headers/object', component: Shown, load: () => data({}, { headers: { 'X-Page': 'object', 'Set-Cookie': 'one=1; Path=/' } }) }),
+  defineRoute({ path: '/headers/object', component: Shown, action: takesPosts, load: () => data({}, { headers: { 'X-Page': 'object', 'Set-Cookie': 'one=1; Path=/' } }) }),
   defineRoute({
     path: '/headers/array',
     component: Shown,
+    action: takesPosts,
     load: () =>
       data(
         {},
@@ -67,7 +71,7 @@ const pages: RouteDefinition[] = [
         },
       ),
   }),
-  defineRoute({ path: '/headers/instance', component: Shown, load: () => data({}, { headers: twoCookies() }) }),
+  defineRoute({ path: '/headers/instance', component: Shown, action: takesPosts, load: () => data({}, { headers: twoCookies() }) }),
   defineRoute({
     path: '/headers/security',
     component: Shown,
@@ -87,7 +91,7 @@ const pages: RouteDefinition[] = [
         },
       ),
   }),
-  defineRoute({ path: '/cache', component: Shown, load: ({ searchParams }) => data({}, { headers: { 'Cache-Control': searchParams.get('cc') ?? '' } }) }),
+  defineRoute({ path: '/cache', component: Shown, action: takesPosts, load: ({ searchParams }) => data({}, { headers: { 'Cache-Control': searchParams.get('cc') ?? '' } }) }),
   defineRoute({ path: '/cache-cookie', component: Shown, load: () => data({}, { headers: { 'Cache-Control': 'public, max-age=60', 'Set-Cookie': 'session=abc; Path=/' } }) }),
   defineRoute({
     path: '/go',
