@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import type { Logger } from 'pino';
 import { createApp, type AppOptions } from '../app.ts';
 import { resolveApp, type AppDefinition, type Environment } from '../app-definition.ts';
 import { createLogger } from '../observability/logger.ts';
@@ -18,12 +19,8 @@ export interface TestAppOptions extends Partial<Omit<AppOptions, 'app' | 'logger
   readonly env?: Environment;
 }
 
-/**
- * An app built from its declaration (app/app.ts) as the server builds it, without listening,
- * for the app's own tests (docs/building-an-app.md#testing-the-app). The form-token secret is
- * made for the test; pages render on the server only unless `assets` are given.
- */
-export function createTestApp<Settings>(definition: AppDefinition<Settings>, { env = { NODE_ENV: 'test' }, ...options }: TestAppOptions = {}): TestApp {
+/** The product's real logger (redaction included), writing every line parsed into `logs`, at debug. */
+export function createCapturingLogger(): { readonly logger: Logger; readonly logs: TestLogLine[] } {
   const logs: TestLogLine[] = [];
   const logger = createLogger({
     level: 'debug',
@@ -33,6 +30,16 @@ export function createTestApp<Settings>(definition: AppDefinition<Settings>, { e
       },
     },
   });
+  return { logger, logs };
+}
+
+/**
+ * An app built from its declaration (app/app.ts) as the server builds it, without listening,
+ * for the app's own tests (docs/building-an-app.md#testing-the-app). The form-token secret is
+ * made for the test; pages render on the server only unless `assets` are given.
+ */
+export function createTestApp<Settings>(definition: AppDefinition<Settings>, { env = { NODE_ENV: 'test' }, ...options }: TestAppOptions = {}): TestApp {
+  const { logger, logs } = createCapturingLogger();
   const forms = { secret: 'form-token-secret-made-for-an-app-under-test' };
   return { app: createApp({ app: resolveApp(definition, env), logger, forms, ...options }), logs };
 }

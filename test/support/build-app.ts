@@ -1,12 +1,12 @@
 import type { Express } from 'express';
 import { createApp, type AppOptions } from '../../server/app.ts';
 import type { ResolvedApp } from '../../server/app-definition.ts';
-import { createLogger } from '../../server/observability/logger.ts';
+import { createCapturingLogger, type TestLogLine } from '../../server/testing/test-app.ts';
 import type { ClientAssets } from '../../server/render/client-assets.ts';
 import { isResourceRoute, type RouteDefinition } from '../../shared/route-definition.ts';
 
 /** One parsed pino line. */
-export type LogLine = Readonly<Record<string, unknown>> & { readonly level: number; readonly msg?: string };
+export type LogLine = TestLogLine;
 
 export const LEVEL = { debug: 20, info: 30, warn: 40, error: 50 } as const;
 
@@ -30,15 +30,7 @@ export type BuildAppOptions = Partial<Omit<AppOptions, 'app' | 'logger'>> & Part
  * product's real logger (redaction included).
  */
 export function buildApp(routes: readonly RouteDefinition[], options: BuildAppOptions = {}): TestApp {
-  const logs: LogLine[] = [];
-  const logger = createLogger({
-    level: 'debug',
-    destination: {
-      write(line: string) {
-        logs.push(JSON.parse(line));
-      },
-    },
-  });
+  const { logger, logs } = createCapturingLogger();
   const { getLoadContext, site, middleware, ...rest } = options;
   return { app: createApp({ app: { routes, getLoadContext, site, middleware }, logger, forms: TEST_FORMS, ...rest }), logs };
 }
