@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { Request } from 'express';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
@@ -70,10 +71,11 @@ async function signIn(app: ReturnType<typeof sessionApp>['app'], role: 'admin' |
 }
 
 describe('sessions in a signed cookie', () => {
-  const sessions = createCookieSessionStorage<Visitor>({ cookie: { name: '__session', secrets: [SECRET] } });
+  // Made by each test that reads it (a getter), so a test always runs the storage as the module now is.
+  const storage = () => createCookieSessionStorage<Visitor>({ cookie: { name: '__session', secrets: [SECRET] } });
 
   test('a sign-in sets one HttpOnly, Secure, SameSite=Lax cookie for the whole site', async () => {
-    const { app } = sessionApp(sessions);
+    const { app } = sessionApp(storage());
     const res = await request(app).get('/sign-in/admin').expect(303);
     const cookies = res.headers['set-cookie'] as unknown as string[];
     expect(cookies).toHaveLength(1);
@@ -81,7 +83,7 @@ describe('sessions in a signed cookie', () => {
   });
 
   test('the guarded page: 401 without a session, 403 for a reader, 200 for an admin', async () => {
-    const { app } = sessionApp(sessions);
+    const { app } = sessionApp(storage());
     await request(app).get('/admin').expect(401);
     await request(app)
       .get('/admin')
@@ -95,7 +97,7 @@ describe('sessions in a signed cookie', () => {
   });
 
   test('a cookie whose data was changed, or that another secret signed, is no session: 401', async () => {
-    const { app } = sessionApp(sessions);
+    const { app } = sessionApp(storage());
     const reader = await signIn(app, 'reader');
     const [name, value = ''] = reader.split('=');
     const [payload = '', signature] = value.split('.');
@@ -113,7 +115,7 @@ describe('sessions in a signed cookie', () => {
   });
 
   test('a cookie that does not parse as a session is no session, never a 500', async () => {
-    const { app } = sessionApp(sessions);
+    const { app } = sessionApp(storage());
     for (const value of ['', '.', 'abc', 'abc.', '.abc', '%%%.%%%', `${Buffer.from('[1]').toString('base64url')}.x`, 'a.b.c']) {
       await request(app).get('/admin').set('Cookie', `__session=${value}`).expect(401);
     }
@@ -137,7 +139,7 @@ describe('sessions in a signed cookie', () => {
   });
 
   test('a sign-out expires the cookie', async () => {
-    const { app } = sessionApp(sessions);
+    const { app } = sessionApp(storage());
     const res = await request(app)
       .get('/sign-out')
       .set('Cookie', await signIn(app, 'admin'))
@@ -147,7 +149,7 @@ describe('sessions in a signed cookie', () => {
   });
 
   test('the session never reaches the log: not the cookie, not its data', async () => {
-    const { app, logs } = sessionApp(sessions);
+    const { app, logs } = sessionApp(storage());
     const cookie = await signIn(app, 'admin');
     await request(app).get('/admin').set('Cookie', cookie).expect(200);
     const written = JSON.stringify(logs);
@@ -156,6 +158,7 @@ describe('sessions in a signed cookie', () => {
   });
 
   test('a session too large for a cookie is refused when committed, naming the cookie', async () => {
+    const sessions = storage();
     const session = await sessions.getSession(undefined);
     session.set('user', 'x'.repeat(MAX_SESSION_COOKIE_BYTES));
     await expect(sessions.commitSession(session)).rejects.toBeInstanceOf(SessionTooLargeError);
@@ -163,6 +166,7 @@ describe('sessions in a signed cookie', () => {
   });
 
   test('a key named __proto__ stays a key', async () => {
+    const sessions = storage();
     const session = await sessions.getSession(undefined);
     const loaded = await sessions.getSession(`__session=${cookiePair(await sessions.commitSession(session)).split('=')[1]}`);
     expect(loaded.data).toEqual({});
@@ -177,5 +181,47 @@ describe('sessions in a signed cookie', () => {
   test('a missing or short secret stops the app at once', () => {
     expect(() => createCookieSessionStorage({ cookie: { secrets: [] } })).toThrow('at least one secret');
     expect(() => createCookieSessionStorage({ cookie: { secrets: ['short'] } })).toThrow('at least 32 characters');
+  });
+  test('a cookie signed with the secret but holding no object (null, an array, a string, a bad JSON) is no session', async () => {
+    const sessions = storage();
+    const signed = (payload: string) => {
+      const encoded = Buffer.from(payload).toString('base64url');
+      return `__session=${encoded}.${createHmac('sha256', SECRET).update(encoded).digest('base64url')}`;
+    };
+    expect((await sessions.getSession(signed('{"user":"ada","role":"admin"}'))).get('role')).toBe('admin');
+    for (const payload of ['null', '[1,2]', '"text"', '42', '{not json']) {
+      expect((await sessions.getSession(signed(payload))).data).toEqual({});
+    }
+    const signature = signed('{}').split('.')[1];
+    expect((await sessions.getSession(`__session=.${signature}`)).data).toEqual({});
+  });
+
+  test('a key unset is gone from the cookie committed after', async () => {
+    const sessions = storage();
+    const session = await sessions.getSession(undefined);
+    session.set('user', 'ada');
+    session.set('role', 'reader');
+    session.unset('role');
+    const back = await sessions.getSession(cookiePair(await sessions.commitSession(session)));
+    expect(back.data).toEqual({ user: 'ada' });
+    expect(back.has('role')).toBe(false);
+  });
+
+  test('the cookie carries the domain, lifetime, path, SameSite and Secure it was given, and only those', async () => {
+    const given = createCookieSessionStorage<Visitor>({
+      cookie: { name: 's', secrets: [SECRET], domain: 'example.com', maxAge: 60, path: '/app', sameSite: 'strict', secure: false },
+    });
+    const header = await given.commitSession(await given.getSession(undefined));
+    expect(header).toMatch(/^s=[\w-]+\.[\w-]+; Max-Age=60; Domain=example\.com; Path=\/app; HttpOnly; SameSite=Strict$/);
+  });
+
+  test('one short secret among good ones stops the app; a refused commit says SessionTooLargeError', async () => {
+    expect(() => createCookieSessionStorage({ cookie: { secrets: [SECRET, 'short'] } })).toThrow('at least 32 characters');
+    expect(() => createCookieSessionStorage({ cookie: { secrets: ['s'.repeat(32)] } })).not.toThrow();
+    const sessions = storage();
+    const session = await sessions.getSession(undefined);
+    session.set('user', 'x'.repeat(MAX_SESSION_COOKIE_BYTES));
+    const refused = await sessions.commitSession(session).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ name: 'SessionTooLargeError', cookieName: '__session' });
   });
 });
