@@ -1,12 +1,12 @@
-import { RoutePage } from '../shared/route-hooks.tsx';
+import { RouteTree } from '../shared/route-tree.tsx';
 import { useEffect } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { AppRoot } from '../shared/app-root.tsx';
 import { digestOf } from '../shared/error-boundary.tsx';
 import { recordServerDigest } from '../shared/server-digests.ts';
-import type { PageComponent } from '../shared/route-definition.ts';
 import type { TelemetrySettings } from '../shared/telemetry.ts';
-import { Router, startNavigation, StatusOnly, type View } from './router.tsx';
+import { Router, startNavigation, StatusOnly } from './router.tsx';
+import { levelsOf, type RouteModule, type View } from './view.ts';
 import { readPageData } from './page-data.ts';
 import { reportClientError } from './report-client-error.ts';
 
@@ -40,11 +40,11 @@ function collectServerDigests(doc: Document): void {
 let started = false;
 
 /**
- * Hydrates `#root` with the same tree the server rendered for this page. Every page's entry
- * calls it when its module first runs; only the document's own page hydrates, a page loaded
- * later by a navigation is just its component.
+ * Hydrates `#root` with the same tree the server rendered for this page: its layouts' modules,
+ * outermost first, then its own. Every page's entry calls it when its module first runs; only
+ * the document's own page hydrates, a page loaded later by a navigation is just its modules.
  */
-export function startPage(Page: PageComponent): void {
+export function startPage(modules: readonly RouteModule[]): void {
   if (started) return;
   started = true;
   const root = document.getElementById(ROOT_ID);
@@ -53,7 +53,7 @@ export function startPage(Page: PageComponent): void {
   const { telemetry, development, navigation = [] } = page;
   collectServerDigests(document);
   const report = telemetry === undefined ? undefined : (kind: 'uncaught' | 'recoverable', error: unknown) => reportClientError(telemetry, kind, error);
-  const initial: View = { key: 0, Page, page };
+  const initial: View = { key: 0, modules, page };
   const onError = report === undefined ? {} : { onError: (error: unknown) => report('uncaught', error) };
   const start = () => startNavigation(initial, navigation);
   hydrateRoot(
@@ -62,10 +62,10 @@ export function startPage(Page: PageComponent): void {
       initial={initial}
       render={(view) => (
         <>
-          {/* A new view starts with a fresh error boundary: a failed page does not stick. */}
-          <AppRoot key={view.key} showErrorDetail={development === true} formToken={'page' in view ? view.page.formToken : undefined} {...onError}>
+          {/* A new view clears what a boundary caught (a failed page does not stick) and keeps the layouts mounted. */}
+          <AppRoot resetKey={view.key} showErrorDetail={development === true} formToken={'page' in view ? view.page.formToken : undefined} {...onError}>
             {'page' in view ? (
-              <RoutePage Page={view.Page} data={view.page.data} params={view.page.params} actionData={view.page.actionData} />
+              <RouteTree levels={levelsOf(view)} params={view.page.params} actionData={view.page.actionData} failure={view.page.failure} viewKey={view.key} />
             ) : (
               <StatusOnly status={view.status} digest={view.digest} />
             )}

@@ -2,16 +2,11 @@ import { startTransition, useEffect, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import type { ResolvedHead } from '../shared/head.ts';
 import { statusMessage } from '../shared/http-error.ts';
-import { installNavigator, NAVIGATION_HEADER, NAVIGATION_REDIRECT_HEADER, NAVIGATION_SCOPE_HEADER, setNavigationState } from '../shared/navigation.ts';
-import type { ClientRoute, EmbeddedPageData, PageDataMeta } from '../shared/page-data.ts';
-import type { PageComponent } from '../shared/route-definition.ts';
+import { installNavigator, NAVIGATION_HEADER, NAVIGATION_KEEP_HEADER, NAVIGATION_REDIRECT_HEADER, NAVIGATION_SCOPE_HEADER, setNavigationState } from '../shared/navigation.ts';
+import type { ClientRoute, EmbeddedPageData, LayoutData, PageDataMeta } from '../shared/page-data.ts';
 import { applicationErrorMessage, StatusView } from '../shared/status-view.tsx';
 import { pageDataIn } from './page-data.ts';
-
-/** What `#root` shows: a page with its data, or a status view the server answered with. */
-export type View =
-  | { readonly key: number; readonly Page: PageComponent; readonly page: EmbeddedPageData }
-  | { readonly key: number; readonly status: number; readonly digest?: string | undefined };
+import type { RouteModule, View } from './view.ts';
 
 /** A navigation slower than this shows the progress bar; a faster one never flashes it. */
 const PROGRESS_DELAY_MS = 200;
@@ -25,6 +20,8 @@ const MAX_KEPT = 20;
 const MAX_REDIRECTS = 10;
 
 let showView: ((view: View) => void) | undefined;
+/** The view on the screen (or on its way): whose layouts a navigation may keep. */
+let current: View | undefined;
 let nextKey = 1;
 let inFlight: AbortController | undefined;
 let routes: ReadonlyArray<ClientRoute & { readonly pattern: RegExp }> = [];
@@ -176,7 +173,10 @@ function afterShow(): void {
   if (done.scroll !== undefined) scrollTo(done.scroll[0], done.scroll[1]);
   else if (target !== null) target.scrollIntoView();
   else scrollTo(0, 0);
-  const heading = document.querySelector<HTMLElement>('#root h1');
+  // A field the visitor is typing in, in a layout that stayed (a search box that navigates as
+  // they type), keeps the focus; otherwise it goes to the new page's heading.
+  const typing = document.activeElement?.matches('#root input,#root textarea,#root select') === true;
+  const heading = typing ? null : (document.querySelector<HTMLElement>('#root main h1') ?? document.querySelector<HTMLElement>('#root h1'));
   if (heading !== null) {
     if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
     heading.focus({ preventScroll: true });
@@ -189,6 +189,7 @@ function afterShow(): void {
  * comes with its stylesheets, loaded already; a status view keeps those of the page before it.
  */
 function commit(view: View, title: string, head: ResolvedHead | undefined, next: Arrival, styles?: readonly string[]): void {
+  current = view;
   const show = () => {
     setHead(title, head);
     if (styles !== undefined) applyStyles(styles);
@@ -232,17 +233,56 @@ function saveScroll(): void {
 
 const prefetched = new Map<string, { readonly at: number; readonly scope: string; readonly response: Promise<Response> }>();
 
-/** Asks for a page's data; its scripts write into their own scope, so no two pages' values mix. */
-function request(url: URL, scope: string, signal: AbortSignal | undefined, init: RequestInit = {}): Promise<Response> {
+/**
+ * Asks for a page's data; its scripts write into their own scope, so no two pages' values mix.
+ * `keep` names the layouts on the screen whose data is still good: the server sends none for them.
+ */
+function request(url: URL, scope: string, signal: AbortSignal | undefined, init: RequestInit = {}, keep: readonly string[] = []): Promise<Response> {
   return fetch(url, {
     ...init,
     signal: signal ?? null,
-    headers: { [NAVIGATION_HEADER]: 'data', [NAVIGATION_SCOPE_HEADER]: scope, accept: 'application/x-ndjson, application/json;q=0.9' },
+    headers: {
+      [NAVIGATION_HEADER]: 'data',
+      [NAVIGATION_SCOPE_HEADER]: scope,
+      ...(keep.length === 0 ? {} : { [NAVIGATION_KEEP_HEADER]: keep.join(',') }),
+      accept: 'application/x-ndjson, application/json;q=0.9',
+    },
   });
 }
 
-function isPageComponent(value: unknown): value is PageComponent {
-  return typeof value === 'function';
+/**
+ * The layouts whose data a navigation to `url` can keep: those of the view on the screen, when
+ * only the path changes. The same address again, another query, and everything after a post
+ * (`revalidate`) load every level afresh, as React Router revalidates.
+ */
+function keepable(url: URL, revalidate: boolean): string[] {
+  const view = current;
+  if (revalidate || view === undefined || !('page' in view) || url.search !== location.search || url.pathname === location.pathname) return [];
+  const { layouts = [], failure } = view.page;
+  return layouts.filter((_, index) => failure === undefined || index < failure.at).map((layout) => layout.id);
+}
+
+/** The page's data with each layout the server left out (`kept`) filled from the view on the screen; `undefined` when one is not there. */
+function withKeptLayouts(page: EmbeddedPageData): EmbeddedPageData | undefined {
+  const layouts = page.layouts;
+  if (layouts === undefined || !layouts.some((layout) => layout.kept === true)) return page;
+  const had = current !== undefined && 'page' in current ? (current.page.layouts ?? []) : [];
+  const filled: LayoutData[] = [];
+  for (const layout of layouts) {
+    const kept = layout.kept === true ? had.find((candidate) => candidate.id === layout.id && candidate.kept !== true) : layout;
+    if (kept === undefined) return undefined;
+    filled.push(kept);
+  }
+  return { ...page, layouts: filled };
+}
+
+/** The branch's modules a page's entry exports (`modules`): each with a component as its default export. */
+function routeModulesOf(module: unknown): readonly RouteModule[] | undefined {
+  const modules: unknown = typeof module === 'object' && module !== null ? Reflect.get(module, 'modules') : undefined;
+  if (!Array.isArray(modules) || modules.length === 0) return undefined;
+  return modules.every((candidate: unknown) => typeof candidate === 'object' && candidate !== null && typeof Reflect.get(candidate, 'default') === 'function')
+    ? modules
+    : undefined;
 }
 
 /** An `X-Navigation-Redirect` that names another origin: the runtime does not go there. */
@@ -263,10 +303,14 @@ function failedSubmission(key: number, error: unknown): View {
   return {
     key,
     page: { data: undefined, params: {} },
-    // biome-ignore lint/correctness/noComponentHookFactories: it closes over this failure's error; each failed post is a new view with its own key anyway
-    Page: function FailedSubmission(): never {
-      throw error;
-    },
+    modules: [
+      {
+        // It closes over this failure's error; each failed post is a new view with its own key anyway.
+        default: function FailedSubmission(): never {
+          throw error;
+        },
+      },
+    ],
   };
 }
 
@@ -277,6 +321,8 @@ interface Go {
   readonly post?: URLSearchParams | undefined;
   /** Redirects followed in place to get here. */
   readonly hops?: number | undefined;
+  /** Load every level again, layouts too: the page after a post, or after its redirect. */
+  readonly revalidate?: boolean | undefined;
 }
 
 /** An in-place navigation: the page's data from the server, its code, then the new view. */
@@ -296,11 +342,13 @@ async function go(url: URL, options: Go): Promise<void> {
     setNavigationState({ state: 'idle' });
   };
   try {
-    const early = options.post === undefined ? prefetched.get(url.href) : undefined;
+    const revalidate = options.post !== undefined || options.revalidate === true;
+    const early = revalidate ? undefined : prefetched.get(url.href);
     prefetched.delete(url.href);
     const fresh = early !== undefined && Date.now() - early.at < PREFETCH_FRESH_MS ? early : undefined;
     const scope = fresh?.scope ?? `n${key}`;
-    const response = await (fresh?.response ?? request(url, scope, controller.signal, options.post === undefined ? {} : { method: 'POST', body: options.post }));
+    const response = await (fresh?.response ??
+      request(url, scope, controller.signal, options.post === undefined ? {} : { method: 'POST', body: options.post }, keepable(url, revalidate)));
     // An action or a load that redirected: go on to where it said, in place, as a new page; on this
     // origin only, whatever sent the header (the server never names another).
     const redirected = response.headers.get(NAVIGATION_REDIRECT_HEADER);
@@ -311,7 +359,7 @@ async function go(url: URL, options: Go): Promise<void> {
       // A loop, or a target without code here (a resource route): the browser loads it in full.
       const hops = (options.hops ?? 0) + 1;
       if (hops > MAX_REDIRECTS || !stays(target)) location.assign(target.href);
-      else await go(target, { replace: options.replace, hops });
+      else await go(target, { replace: options.replace, hops, revalidate });
       return;
     }
     const landed = new URL(response.url || url.href);
@@ -344,15 +392,17 @@ async function go(url: URL, options: Go): Promise<void> {
     const initial = (await stream.next()).value;
     if (typeof initial !== 'string') throw new Error('no page data');
     runScript(initial);
-    const page = pageDataIn(scope);
-    const module: unknown = await code;
+    const sent = pageDataIn(scope);
+    const modules = routeModulesOf(await code);
     await styled;
-    const Page: unknown = typeof module === 'object' && module !== null ? Reflect.get(module, 'default') : undefined;
-    if (!isPageComponent(Page) || page === undefined) throw new Error('no page');
     if (controller.signal.aborted) return;
+    // A layout the server left to the browser that is no longer on the screen (a prefetch made
+    // from another page): the page cannot be shown from what is here, so it loads in full.
+    const page = sent === undefined ? undefined : withKeptLayouts(sent);
+    if (modules === undefined || page === undefined || modules.length !== (page.layouts?.length ?? 0) + 1) throw new Error('no page');
     pushOrReplace({});
     commit(
-      { key, Page, page },
+      { key, modules, page },
       meta.head.title,
       meta.head,
       {
@@ -444,6 +494,7 @@ function prefetchCode(route: ClientRoute): void {
  */
 export function startNavigation(initial: View, clientRoutes: readonly ClientRoute[]): void {
   routes = clientRoutes.map((route) => ({ ...route, pattern: new RegExp(route.source, route.flags) }));
+  current = initial;
   nonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
   kept.set(initial.key, { view: initial, title: document.title, head: undefined, styles: stylesOf(new URL(location.href)) });
   history.scrollRestoration = 'manual';
@@ -475,7 +526,7 @@ export function startNavigation(initial: View, clientRoutes: readonly ClientRout
       limit((done) => {
         const scope = `p${nextKey}`;
         nextKey += 1;
-        const response = request(url, scope, undefined);
+        const response = request(url, scope, undefined, {}, keepable(url, false));
         prefetched.set(url.href, { at: Date.now(), scope, response });
         response.then(done, done);
       });

@@ -27,8 +27,12 @@ const HYDRATE_MODULE = join(ROOT, 'client', 'hydrate-page.tsx');
 /** The rules of what the framework's client shows (announcer, progress bar, status views): first in every page's stylesheet, so a page's own rules win. */
 const FRAMEWORK_CSS = join(ROOT, 'client', 'framework.css');
 
-/** One virtual entry per page module: its component, hydrated when it is the document's page. Nothing else ships. */
-function pageEntriesPlugin(files: ReadonlyMap<string, string>): esbuild.Plugin {
+/**
+ * One virtual entry per page module: its layouts' modules and its own (`modules`, outermost
+ * first), hydrated when it is the document's page, loaded by a navigation otherwise. Nothing
+ * else ships.
+ */
+function pageEntriesPlugin(files: ReadonlyMap<string, string>, layoutsOf: ReadonlyMap<string, readonly string[]>): esbuild.Plugin {
   return {
     name: 'page-entries',
     setup(build) {
@@ -36,14 +40,15 @@ function pageEntriesPlugin(files: ReadonlyMap<string, string>): esbuild.Plugin {
       build.onLoad({ filter: /.*/, namespace: ENTRY_NAMESPACE }, (args) => {
         const file = files.get(args.path);
         if (file === undefined) return { errors: [{ text: `no page module named ${args.path}` }] };
+        const branch = [...(layoutsOf.get(args.path) ?? []), file];
         return {
-          // The component is the module's default export, for navigations that load it later.
+          // The framework's rules first, so the layouts' and the page's own win.
           contents: [
             `import ${JSON.stringify(FRAMEWORK_CSS)};`,
-            `import Page from ${JSON.stringify(file)};`,
+            ...branch.map((module, index) => `import * as m${index} from ${JSON.stringify(module)};`),
             `import { startPage } from ${JSON.stringify(HYDRATE_MODULE)};`,
-            'startPage(Page);',
-            'export default Page;',
+            `export const modules = [${branch.map((_, index) => `m${index}`).join(', ')}];`,
+            'startPage(modules);',
           ].join('\n'),
           resolveDir: ROOT,
           loader: 'tsx',
@@ -65,10 +70,12 @@ export function staticImports(metafile: esbuild.Metafile, output: string, seen =
 }
 
 /** esbuild settings of the client build, shared by `build` and the watch mode of `dev`. */
-export function clientBuildOptions(files: ReadonlyMap<string, string>, { outDir, mode }: Omit<ClientBuildOptions, 'routesModule'>): esbuild.BuildOptions & { metafile: true } {
+export function clientBuildOptions(entries: PageEntries, { outDir, mode }: Omit<ClientBuildOptions, 'routesModule'>): esbuild.BuildOptions & { metafile: true } {
+  const { files, layouts } = entries;
   return {
     entryPoints: Object.fromEntries([...files.keys()].map((name) => [name, `page-entry:${name}`])),
-    plugins: [pageEntriesPlugin(files), pageModulesPlugin(files.values()), serverModulesPlugin()],
+    // Layout modules lose their server exports as page modules do.
+    plugins: [pageEntriesPlugin(files, layouts), pageModulesPlugin([...files.values(), ...[...layouts.values()].flat()]), serverModulesPlugin()],
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -126,7 +133,7 @@ export async function buildClient(options: ClientBuildOptions): Promise<Record<s
   await cleanClientOutput(options.outDir);
   let result: esbuild.BuildResult & { metafile: esbuild.Metafile };
   try {
-    result = await esbuild.build({ ...clientBuildOptions(entries.files, options), logLevel: 'silent' });
+    result = await esbuild.build({ ...clientBuildOptions(entries, options), logLevel: 'silent' });
   } catch (error) {
     throw new Error(`The client build failed for ${routesOfFailure(error, entries)}`, { cause: error });
   }

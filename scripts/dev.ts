@@ -107,7 +107,7 @@ function onRebuild(name: (typeof BUILDS)[number], after?: (result: esbuild.Build
 
 const entries = await findPageEntries(APP_ROUTES);
 await cleanClientOutput(CLIENT_OUT);
-const clientOptions = clientBuildOptions(entries.files, { outDir: CLIENT_OUT, mode: 'development' });
+const clientOptions = clientBuildOptions(entries, { outDir: CLIENT_OUT, mode: 'development' });
 const client = await esbuild.context({
   ...clientOptions,
   plugins: [

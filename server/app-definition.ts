@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import type { SiteHead } from '../shared/head.ts';
-import type { AppLoadContext, RouteDefinition } from '../shared/route-definition.ts';
+import type { AppLoadContext, RouteTableEntry } from '../shared/route-definition.ts';
 import { ConfigError, readSecret } from './config.ts';
 
 export { ConfigError, readSecret };
@@ -14,8 +14,8 @@ export type Environment = Readonly<Record<string, string | undefined>>;
  * framework reads nothing of the app from anywhere else.
  */
 export interface AppDefinition<Settings = undefined> {
-  /** The page and resource routes (`app/routes.ts`). */
-  readonly routes: readonly RouteDefinition[];
+  /** The page and resource routes, and the layouts around them (`app/routes.ts`). */
+  readonly routes: readonly RouteTableEntry[];
   /** Head defaults for every page: the site's name (the title's suffix) and description. */
   readonly site?: Partial<SiteHead> | undefined;
   /**
@@ -37,7 +37,7 @@ export interface AppDefinition<Settings = undefined> {
 
 /** An app with its settings read: what `createApp` takes. */
 export interface ResolvedApp {
-  readonly routes: readonly RouteDefinition[];
+  readonly routes: readonly RouteTableEntry[];
   readonly site?: Partial<SiteHead> | undefined;
   readonly getLoadContext?: ((req: Request, res: Response) => AppLoadContext | Promise<AppLoadContext>) | undefined;
   readonly middleware?: ((router: Router) => void) | undefined;

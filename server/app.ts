@@ -25,7 +25,7 @@ import { createCsrfCheck, createFormTokenIssuer } from './security/csrf.ts';
 import { createActionHandler } from './actions/action-handler.ts';
 import { createRedirectAnswer } from './actions/redirect-answer.ts';
 import { createResourceHandler } from './render/resource-route.ts';
-import { isResourceRoute } from '../shared/route-definition.ts';
+import { flattenRoutes, isResourceRoute } from '../shared/route-definition.ts';
 import { createFormBodyParser } from './actions/form-body.ts';
 import { createStaticAssets } from './static/static-assets.ts';
 import { createStatusPages } from './errors/status-pages.ts';
@@ -73,7 +73,9 @@ export interface AppOptions {
  */
 export function createApp(options: AppOptions): Express {
   const { logger, assets, publicOrigin, metrics, development = false } = options;
-  const { routes, site, getLoadContext, middleware } = options.app;
+  const { site, getLoadContext, middleware } = options.app;
+  // Each route with the layouts around it (shared/route-definition.ts).
+  const routes = flattenRoutes(options.app.routes);
   const liveReloadUrl = development ? options.liveReloadUrl : undefined;
   const reload = liveReloadUrl === undefined ? undefined : liveReloadScript(liveReloadUrl);
   const analytics = resolveAnalytics(options.analytics);

@@ -10,10 +10,13 @@ interface ErrorBoundaryProps {
   readonly onError?: (error: unknown, info: ErrorInfo) => void;
   /** Development only: message and stack below the generic text (docs/status-pages.md). */
   readonly showDetail?: boolean;
+  /** A new value (the next view) clears a caught error, so a failed page does not stick, without remounting the layouts. */
+  readonly resetKey?: number;
 }
 
 interface ErrorBoundaryState {
   readonly error: { readonly value: unknown } | null;
+  readonly resetKey: number | undefined;
 }
 
 /** React puts a server digest on errors from boundaries that failed during SSR. */
@@ -39,10 +42,14 @@ function statusOfError(error: unknown): number | undefined {
  * callbacks), so `location` is always there when it renders.
  */
 export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundaryState> {
-  override state: ErrorBoundaryState = { error: null };
+  override state: ErrorBoundaryState = { error: null, resetKey: this.props.resetKey };
 
-  static getDerivedStateFromError(error: unknown): ErrorBoundaryState {
+  static getDerivedStateFromError(error: unknown): Partial<ErrorBoundaryState> {
     return { error: { value: error } };
+  }
+
+  static getDerivedStateFromProps(props: ErrorBoundaryProps, state: ErrorBoundaryState): Partial<ErrorBoundaryState> | null {
+    return props.resetKey === state.resetKey ? null : { error: null, resetKey: props.resetKey };
   }
 
   override componentDidCatch(error: unknown, info: ErrorInfo): void {

@@ -27,6 +27,45 @@ export interface PageHead {
   readonly openGraph?: OpenGraph;
 }
 
+/**
+ * What a layout says about the head of every page inside it (docs/building-an-app.md#layouts):
+ * defaults the page's own head overrides, the innermost layout's before its parents'. Fixed,
+ * not from data: a layout's data is not loaded again when moving between its pages, and its
+ * head must hold for each of them.
+ */
+export interface LayoutHead {
+  /** The page's title inside the section's: `%s` stands for it (`'%s · Guest book'`). */
+  readonly titleTemplate?: string;
+  /** The title of a page inside the layout that declares none. */
+  readonly title?: string;
+  readonly description?: string;
+  readonly robots?: string;
+  readonly openGraph?: Pick<OpenGraph, 'type' | 'image'>;
+}
+
+/**
+ * A page's head within its layouts, outermost first: each field the page leaves out comes from
+ * the innermost layout that gives it, and the page's title goes into the innermost title
+ * template. The site's name still follows (resolveHead).
+ */
+export function headWithinLayouts(layouts: readonly (LayoutHead | undefined)[], page: PageHead): PageHead {
+  if (layouts.length === 0) return page;
+  const inner = <Key extends keyof LayoutHead>(key: Key): LayoutHead[Key] => layouts.findLast((head) => head?.[key] !== undefined)?.[key];
+  const own = page.title === '' ? undefined : page.title;
+  const template = inner('titleTemplate');
+  const title = own === undefined ? inner('title') : template === undefined ? own : template.replaceAll('%s', own);
+  const openGraph = Object.assign({}, ...layouts.map((head) => head?.openGraph), page.openGraph);
+  const description = page.description ?? inner('description');
+  const robots = page.robots ?? inner('robots');
+  return {
+    ...page,
+    ...(title === undefined ? {} : { title }),
+    ...(description === undefined ? {} : { description }),
+    ...(robots === undefined ? {} : { robots }),
+    ...(Object.keys(openGraph).length === 0 ? {} : { openGraph }),
+  };
+}
+
 /** App-wide defaults, from `createApp({ site })`. */
 export interface SiteHead {
   readonly name: string;

@@ -70,6 +70,9 @@ export const NAVIGATION_HEADER = 'x-navigation';
 /** The request header naming the scope (`self.$R[scope]`) a navigation's data scripts write into. */
 export const NAVIGATION_SCOPE_HEADER = 'x-navigation-scope';
 
+/** The request header naming the layouts, by id, whose data the browser has on the screen and keeps (server/render/branch-loads.ts). */
+export const NAVIGATION_KEEP_HEADER = 'x-navigation-keep';
+
 /** Scopes the browser may ask for: short, and nothing a script could break out of. */
 export const NAVIGATION_SCOPE = /^[a-z][a-z0-9]{0,15}$/;
 

@@ -1,5 +1,6 @@
 import type { ResolvedHead } from './head.ts';
 import type { RouteParams } from './route-definition.ts';
+import type { RouteErrorPayload } from './route-errors.tsx';
 import type { TelemetrySettings } from './telemetry.ts';
 
 export interface EmbeddedPageData {
@@ -15,6 +16,22 @@ export interface EmbeddedPageData {
   readonly formToken?: string;
   /** The routes the browser can navigate to in place, with their code. */
   readonly navigation?: readonly ClientRoute[];
+  /** The route's path, the page's id for `useRouteLoaderData`; with layouts only. */
+  readonly route?: string;
+  /**
+   * The layouts around the page, outermost first, each with its data; on an in-place navigation
+   * `kept` instead of data for one the browser has on the screen already and asked to keep.
+   */
+  readonly layouts?: readonly LayoutData[];
+  /** A load of the branch failed and the boundary at this level shows (server/render/branch-loads.ts). */
+  readonly failure?: { readonly at: number; readonly error: RouteErrorPayload };
+}
+
+/** One layout's part of the page data. */
+export interface LayoutData {
+  readonly id: string;
+  readonly data?: unknown;
+  readonly kept?: true;
 }
 
 /** The seroval scope (`self.$R[scope]`) the server's data scripts write the page's data into. */

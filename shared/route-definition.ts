@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import type { PageHead } from './head.ts';
+import type { ComponentType, ReactNode } from 'react';
+import type { LayoutHead, PageHead } from './head.ts';
 import type { DataWithResponseInit } from './responses.ts';
 
 export type RouteParams = Readonly<Record<string, string>>;
@@ -88,6 +88,30 @@ export interface PageModule<Data = unknown> {
   readonly head?: HeadDefinition<Data>;
   /** Runs on the server for a POST to the route, after the cross-site check (docs/building-an-app.md). */
   readonly action?: (context: ActionContext) => ActionResult | Promise<ActionResult>;
+  /** Shown in the page's place, inside its layouts, when its `load` or render fails (`useRouteError()` says what). */
+  readonly ErrorBoundary?: ComponentType;
+}
+
+/**
+ * A layout module (docs/building-an-app.md#layouts): its default export renders what the
+ * routes inside it share (a header, a section's navigation) around `<Outlet />`, where the page
+ * goes. Beside it, like a page's: `load` (run in parallel with the page's), fixed `head`
+ * defaults, and an `ErrorBoundary` for the routes inside it that have none of their own.
+ */
+export interface LayoutModule<Data = unknown> {
+  readonly default: PageComponent<Data>;
+  readonly load?: (context: LoadContext) => LoadResult<Data> | Promise<LoadResult<Data>>;
+  readonly head?: LayoutHead;
+  readonly ErrorBoundary?: ComponentType;
+}
+
+/** A layout of the route table: the module, and the id `useRouteLoaderData(id)` names it by. */
+export interface LayoutDefinition<Data = unknown> {
+  readonly id: string;
+  readonly component: PageComponent<Data>;
+  readonly load?: (context: LoadContext) => LoadResult<Data> | Promise<LoadResult<Data>>;
+  readonly head?: LayoutHead;
+  readonly ErrorBoundary?: ComponentType;
 }
 
 /**
@@ -115,6 +139,10 @@ export interface PageRouteDefinition<Data = unknown> {
    * the route. A route without one renders on the server only and ships no JavaScript.
    */
   readonly page?: PageModule<Data>;
+  /** Shown in the page's place, inside its layouts, when its `load` or render fails. */
+  readonly ErrorBoundary?: ComponentType;
+  /** The layouts around the page, outermost first (`layout()` in the route table). */
+  readonly layouts?: readonly LayoutDefinition[];
 }
 
 /**
@@ -129,6 +157,8 @@ export interface ResourceRouteDefinition {
   readonly action?: (context: ActionContext) => Response | Promise<Response>;
   readonly head?: undefined;
   readonly page?: undefined;
+  readonly ErrorBoundary?: undefined;
+  readonly layouts?: readonly LayoutDefinition[];
 }
 
 /** A route of the table: a page, or a resource route (no component: `load` returns a `Response`). */
@@ -147,7 +177,7 @@ export function route<Data>(path: string, module: PageModule<Data> | ResourceMod
     const { load, action } = module;
     return { path, load, ...(action === undefined ? {} : { action }) };
   }
-  const { default: component, load, head, action } = module;
+  const { default: component, load, head, action, ErrorBoundary } = module;
   return {
     path,
     component,
@@ -155,7 +185,55 @@ export function route<Data>(path: string, module: PageModule<Data> | ResourceMod
     ...(load === undefined ? {} : { load }),
     ...(head === undefined ? {} : { head }),
     ...(action === undefined ? {} : { action }),
+    ...(ErrorBoundary === undefined ? {} : { ErrorBoundary }),
   };
+}
+
+/** Routes inside a layout (`layout()`): what a route table holds beside plain routes. */
+export interface LayoutGroup {
+  readonly layout: LayoutDefinition;
+  readonly children: readonly RouteTableEntry[];
+}
+
+/** An entry of a route table: a route, or a layout with the routes inside it. */
+export type RouteTableEntry = RouteDefinition | LayoutGroup;
+
+function isLayoutGroup(entry: RouteTableEntry): entry is LayoutGroup {
+  return 'children' in entry;
+}
+
+/**
+ * A layout around routes (React Router's `layout(file, children)`): each child renders inside
+ * it, through its `<Outlet />`. The children write their full paths: a layout adds no path of
+ * its own, so an address reads in one place. `id` names it for `useRouteLoaderData(id)`.
+ */
+export function layout<Data>(module: LayoutModule<Data>, children: readonly RouteTableEntry[], { id }: { readonly id: string }): LayoutGroup {
+  const { default: component, load, head, ErrorBoundary } = module;
+  const definition: LayoutDefinition<Data> = {
+    id,
+    component,
+    ...(load === undefined ? {} : { load }),
+    ...(head === undefined ? {} : { head }),
+    ...(ErrorBoundary === undefined ? {} : { ErrorBoundary }),
+  };
+  return { layout: definition, children };
+}
+
+/**
+ * The routes of a table, each with the layouts around it, outermost first: what the server
+ * mounts. Layout ids must be unique, and never a route's path, since hooks name routes by both.
+ */
+export function flattenRoutes(table: readonly RouteTableEntry[], around: readonly LayoutDefinition[] = [], ids = new Set<string>()): RouteDefinition[] {
+  const flat: RouteDefinition[] = [];
+  for (const entry of table) {
+    if (isLayoutGroup(entry)) {
+      if (ids.has(entry.layout.id) || entry.layout.id.startsWith('/'))
+        throw new Error(`Layout id "${entry.layout.id}": layout ids are unique and never start with "/" (a route's id is its path)`);
+      ids.add(entry.layout.id);
+      flat.push(...flattenRoutes(entry.children, [...around, entry.layout], ids));
+    } else flat.push(around.length === 0 ? entry : { ...entry, layouts: [...around, ...(entry.layouts ?? [])] });
+  }
+  return flat;
 }
 
 /** A server-only route written inline (tests build apps this way); ties `load` to `data`, or types a resource route. */

@@ -1,33 +1,35 @@
 import { createContext, use, type ReactNode } from 'react';
 import type { InvalidData, InvalidSubmission } from './action-helpers.ts';
 import type { DataWithResponseInit } from './responses.ts';
-import type { LoadedData, PageComponent, RouteParams } from './route-definition.ts';
+import type { LoadedData, RouteParams } from './route-definition.ts';
 
 /**
- * The page's data, parameters and action result, for the hooks below (React Router's names and
- * shapes: docs/building-an-app.md#typed-data-hooks). Props keep working: a page may take them
- * or call the hooks, anywhere below it, without passing anything down.
+ * One route's values on the screen (React Router's names and shapes:
+ * docs/building-an-app.md#typed-data-hooks): the nearest route's for `useLoaderData()`, and for
+ * a layout the element its `<Outlet />` renders. Props keep working: a page may take them or call
+ * the hooks, anywhere below it, without passing anything down.
  */
-interface RouteValues {
+export interface RouteValues {
+  readonly id: string;
   readonly data: unknown;
   readonly params: RouteParams;
   readonly actionData: unknown;
+  readonly outlet: ReactNode;
 }
 
-const RouteValuesContext = createContext<RouteValues | undefined>(undefined);
+export const RouteValuesContext = createContext<RouteValues | undefined>(undefined);
 
-/** Renders a page with its values, as props and for the hooks; the server and the browser both render pages through it. */
-export function RoutePage({ Page, data, params, actionData }: { readonly Page: PageComponent } & RouteValues): ReactNode {
-  return (
-    <RouteValuesContext value={{ data, params, actionData }}>
-      <Page data={data} params={params} {...(actionData === undefined ? {} : { actionData })} />
-    </RouteValuesContext>
-  );
+/** Every route on the screen by id (layouts' ids, the page's path), for `useRouteLoaderData(id)`. */
+export const RouteDataContext = createContext<ReadonlyMap<string, unknown>>(new Map());
+
+/** Where a layout shows the route inside it (React Router's `<Outlet />`). */
+export function Outlet(): ReactNode {
+  return routeValues('Outlet').outlet;
 }
 
 function routeValues(hook: string): RouteValues {
   const values = use(RouteValuesContext);
-  if (values === undefined) throw new Error(`${hook}() is called outside a page: only a page and what it renders can read its route`);
+  if (values === undefined) throw new Error(`${hook}() is called outside a page or a layout: only they and what they render can read their route`);
   return values;
 }
 
@@ -43,7 +45,12 @@ export type ActionDataOf<Action extends AnyFunction> =
         : Result
     : never;
 
-/** The page's data, typed from its `load`: `useLoaderData<typeof load>()`. */
+/** The data of a route on the screen, by its id (a layout's `id`, a page's path), typed from its `load`; `undefined` when it is not on the screen. */
+export function useRouteLoaderData<Load extends AnyFunction>(id: string): LoadedData<Load> | undefined {
+  return use(RouteDataContext).get(id) as LoadedData<Load> | undefined;
+}
+
+/** The data of the nearest route (the page's in a page, the layout's in a layout), typed from its `load`: `useLoaderData<typeof load>()`. */
 export function useLoaderData<Load extends AnyFunction>(): LoadedData<Load> {
   return routeValues('useLoaderData').data as LoadedData<Load>;
 }

@@ -6,9 +6,10 @@ import { displayPath } from './display-path.ts';
 import { isRelativeSpecifier, resolveRelativeModule } from './relative-module.ts';
 import { parseModule } from './parse-module.ts';
 
-/** The page modules to bundle: entry name (the file's name) → file, and route path → entry name. */
+/** The page modules to bundle: entry name (the file's name) → file and the layout modules around it, outermost first; route path → entry name. */
 export interface PageEntries {
   readonly files: ReadonlyMap<string, string>;
+  readonly layouts: ReadonlyMap<string, readonly string[]>;
   readonly routes: ReadonlyMap<string, string>;
 }
 
@@ -20,12 +21,16 @@ export class RouteTableError extends Error {
 interface PageRoute {
   readonly path: string;
   readonly file: string;
+  /** The layout modules around it, outermost first. */
+  readonly layouts: readonly string[];
 }
 
 /** The bindings of a table module's imports that the reader understands. */
 interface TableImports {
   /** Local names of `route` (shared/route-definition.ts). */
   readonly routeFunctions: ReadonlySet<string>;
+  /** Local names of `layout`. */
+  readonly layoutFunctions: ReadonlySet<string>;
   /** `import * as name from './page.tsx'`: name → specifier. */
   readonly namespaces: ReadonlyMap<string, string>;
   /** `import { routes as name } from './other-table.ts'`: name → specifier, for a table spread into this one. */
@@ -34,6 +39,7 @@ interface TableImports {
 
 function importsOf(source: ts.SourceFile): TableImports {
   const routeFunctions = new Set<string>();
+  const layoutFunctions = new Set<string>();
   const namespaces = new Map<string, string>();
   const named = new Map<string, string>();
   for (const statement of source.statements) {
@@ -46,15 +52,31 @@ function importsOf(source: ts.SourceFile): TableImports {
     if (bindings === undefined || !ts.isNamedImports(bindings)) continue;
     for (const element of bindings.elements) {
       if (element.isTypeOnly) continue;
-      if ((element.propertyName ?? element.name).getText(source) === 'route') routeFunctions.add(element.name.text);
+      const imported = (element.propertyName ?? element.name).getText(source);
+      if (imported === 'route') routeFunctions.add(element.name.text);
+      else if (imported === 'layout') layoutFunctions.add(element.name.text);
       else named.set(element.name.text, specifier);
     }
   }
-  return { routeFunctions, namespaces, named };
+  return { routeFunctions, layoutFunctions, namespaces, named };
+}
+
+/** Reads one `layout(module, children, options)` call's module: a namespace import of this project, or a RouteTableError saying what to write. */
+function layoutModule(call: ts.CallExpression, table: string, source: ts.SourceFile, imports: TableImports): string {
+  const where = `${displayPath(table)}:${source.getLineAndCharacterOfPosition(call.getStart(source)).line + 1}`;
+  const [moduleArgument] = call.arguments;
+  const specifier = moduleArgument !== undefined && ts.isIdentifier(moduleArgument) ? imports.namespaces.get(moduleArgument.text) : undefined;
+  const file = specifier !== undefined && isRelativeSpecifier(specifier) ? resolveRelativeModule(table, specifier) : undefined;
+  if (file === undefined) {
+    throw new RouteTableError(
+      `${where}: layout(): its module is not a module of this project imported with \`import * as\` (write the layout in its own file, \`import * as root from './layouts/root.tsx'\`, and pass \`root\` to layout())`,
+    );
+  }
+  return file;
 }
 
 /** Reads one `route(path, page)` call: a string literal and a namespace import, or a RouteTableError saying what to write. */
-function pageRoute(call: ts.CallExpression, table: string, source: ts.SourceFile, imports: TableImports): PageRoute {
+function pageRoute(call: ts.CallExpression, table: string, source: ts.SourceFile, imports: TableImports, layouts: readonly string[]): PageRoute {
   const where = `${displayPath(table)}:${source.getLineAndCharacterOfPosition(call.getStart(source)).line + 1}`;
   const [pathArgument, pageArgument] = call.arguments;
   if (pathArgument === undefined || !ts.isStringLiteralLike(pathArgument)) {
@@ -71,7 +93,7 @@ function pageRoute(call: ts.CallExpression, table: string, source: ts.SourceFile
   const file = isRelativeSpecifier(specifier) ? resolveRelativeModule(table, specifier) : undefined;
   if (file === undefined)
     throw new RouteTableError(`${where}: Route ${path}: no file of this project for '${specifier}' (import the page module with a relative path, as in './pages/page.tsx')`);
-  return { path, file };
+  return { path, file, layouts };
 }
 
 /**
@@ -79,28 +101,34 @@ function pageRoute(call: ts.CallExpression, table: string, source: ts.SourceFile
  * `{ ...route('/x', page), load }` too), and the routes of the tables it spreads into its own
  * array (`[...routes, …]` of a table imported by name from a relative module).
  */
-async function readTable(table: string, seen: Set<string>): Promise<PageRoute[]> {
+async function readTable(table: string, seen: Set<string>, around: readonly string[] = []): Promise<PageRoute[]> {
   seen.add(table);
   const source = parseModule(table, await readFile(table, 'utf8'));
   const imports = importsOf(source);
-  const found: (PageRoute | { readonly included: string })[] = [];
-  const visit = (node: ts.Node): void => {
+  const found: (PageRoute | { readonly included: string; readonly layouts: readonly string[] })[] = [];
+  const visit = (node: ts.Node, layouts: readonly string[]): void => {
     if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && imports.routeFunctions.has(node.expression.text)) {
-      found.push(pageRoute(node, table, source, imports));
+      found.push(pageRoute(node, table, source, imports, layouts));
+      return;
+    }
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && imports.layoutFunctions.has(node.expression.text)) {
+      // The routes inside a layout (its second argument) have it around them.
+      const inside = [...layouts, layoutModule(node, table, source, imports)];
+      for (const argument of node.arguments.slice(1)) visit(argument, inside);
       return;
     }
     if (ts.isSpreadElement(node) && ts.isArrayLiteralExpression(node.parent) && ts.isIdentifier(node.expression)) {
       const specifier = imports.named.get(node.expression.text);
       const included = specifier !== undefined && isRelativeSpecifier(specifier) ? resolveRelativeModule(table, specifier) : undefined;
-      if (included !== undefined) found.push({ included });
+      if (included !== undefined) found.push({ included, layouts });
     }
-    ts.forEachChild(node, visit);
+    ts.forEachChild(node, (child) => visit(child, layouts));
   };
-  visit(source);
+  visit(source, around);
   const routes: PageRoute[] = [];
   for (const item of found) {
     if (!('included' in item)) routes.push(item);
-    else if (!seen.has(item.included)) routes.push(...(await readTable(item.included, seen)));
+    else if (!seen.has(item.included)) routes.push(...(await readTable(item.included, seen, item.layouts)));
   }
   return routes;
 }
@@ -113,20 +141,24 @@ async function readTable(table: string, seen: Set<string>): Promise<PageRoute[]>
  */
 export async function findPageEntries(routesModule: string): Promise<PageEntries> {
   const files = new Map<string, string>();
+  const layoutsOf = new Map<string, readonly string[]>();
   const names = new Map<string, string>();
   const routes = new Map<string, string>();
   const hydrates = new Map<string, boolean>();
-  for (const { path, file } of await readTable(routesModule, new Set())) {
+  for (const { path, file, layouts } of await readTable(routesModule, new Set())) {
     if (!hydrates.has(file)) hydrates.set(file, await hasDefaultExport(file));
     if (hydrates.get(file) !== true) continue;
-    let name = names.get(file);
+    // One entry per page module and the layouts around it: the same page in two places is two entries.
+    const key = [...layouts, file].join('\n');
+    let name = names.get(key);
     if (name === undefined) {
       const base = basename(file, extname(file));
       name = files.has(base) ? `${base}-${files.size}` : base;
-      names.set(file, name);
+      names.set(key, name);
       files.set(name, file);
+      layoutsOf.set(name, layouts);
     }
     routes.set(path, name);
   }
-  return { files, routes };
+  return { files, layouts: layoutsOf, routes };
 }

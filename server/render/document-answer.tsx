@@ -1,9 +1,8 @@
-import { RoutePage } from '../../shared/route-hooks.tsx';
 import type { NextFunction, Request, Response } from 'express';
 import { renderToPipeableStream } from 'react-dom/server';
 import { AppRoot } from '../../shared/app-root.tsx';
 import { isHttpError, type HttpError } from '../../shared/http-error.ts';
-import type { PageComponent } from '../../shared/route-definition.ts';
+import { RouteTree, type BranchLevel } from '../../shared/route-tree.tsx';
 import { statusDigest } from '../../shared/server-digests.ts';
 import { writePreparedHead } from '../http/response-head.ts';
 import { logServerError } from '../observability/server-error-log.ts';
@@ -39,7 +38,8 @@ export interface DocumentSettings {
 /** What a route's documents share, worked out once (render-page.tsx). */
 export interface DocumentRoute {
   readonly path: string;
-  readonly Page: PageComponent;
+  /** The layouts around the page, outermost first, then the page: what each level renders. */
+  readonly branch: readonly Omit<BranchLevel, 'data'>[];
   /** Set when the page hydrates: the script that loads its code. */
   readonly bootstrapScriptContent: string | undefined;
   /** The page's stylesheets (docs/styles.md): inline when `css` is there, else linked. */
@@ -118,6 +118,12 @@ function sendDocument(page: PreparedPage, route: DocumentRoute, request: Documen
   react.pipeInto(encoding === undefined ? res : compressInto(res, encoding));
 }
 
+/** The branch with this request's data at each level. */
+export function branchOf(page: PreparedPage, route: DocumentRoute): BranchLevel[] {
+  const last = route.branch.length - 1;
+  return route.branch.map((level, index) => ({ ...level, data: index === last ? page.data : page.layoutData[index] }));
+}
+
 interface RenderedDocument {
   abort(reason: unknown): void;
   pipeInto(target: PageTarget): void;
@@ -132,7 +138,6 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
   const nonce = request.res.locals.cspNonce;
   const embedded = embedData(page, route, request);
   const bot = isCrawler(req.get('user-agent'));
-  const { Page } = route;
 
   const { pipe, abort } = renderToPipeableStream(
     <PageDocument
@@ -145,7 +150,7 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
       afterRoot={embedded?.chain?.element}
     >
       <AppRoot showErrorDetail={settings.development} formToken={page.form?.token}>
-        <RoutePage Page={Page} data={page.data} params={page.params} actionData={page.action?.data} />
+        <RouteTree levels={branchOf(page, route)} params={page.params} actionData={page.action?.data} failure={page.failure} viewKey={0} />
       </AppRoot>
     </PageDocument>,
     {

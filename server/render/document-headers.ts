@@ -1,4 +1,4 @@
-import { NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
+import { NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER, NAVIGATION_KEEP_HEADER } from '../../shared/navigation.ts';
 import { extendHead, prepareHead, type HeaderPair, type PreparedHead } from '../http/response-head.ts';
 import type { ContentSecurityPolicy } from '../security/content-security-policy.ts';
 import { securityHeaderDefaults } from '../security/security-headers.ts';
@@ -27,7 +27,7 @@ export type DocumentHeaders = (encoding: ContentEncoding | undefined, nonce: str
  * document and the in-place navigation's data live at one address, so the copy is told apart
  * by the headers that choose between them (and the data's scope).
  */
-export const NAVIGATION_VARY = `${NAVIGATION_HEADER}, ${NAVIGATION_SCOPE_HEADER}`;
+export const NAVIGATION_VARY = `${NAVIGATION_HEADER}, ${NAVIGATION_SCOPE_HEADER}, ${NAVIGATION_KEEP_HEADER}`;
 
 /**
  * The headers of a page's document: the HTML headers, Vary and Content-Encoding, helmet's headers

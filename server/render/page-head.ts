@@ -1,5 +1,6 @@
 import type { Request } from 'express';
-import { resolveHead, type HeadUrlField, type PageHead, type ResolvedHead, type SiteHead } from '../../shared/head.ts';
+import { headWithinLayouts, resolveHead, type HeadUrlField, type PageHead, type ResolvedHead, type SiteHead } from '../../shared/head.ts';
+import { statusMessage } from '../../shared/http-error.ts';
 import type { RouteDefinition, RouteParams } from '../../shared/route-definition.ts';
 import { requestUrl, urlOnOrigin } from './request-url.ts';
 
@@ -15,6 +16,31 @@ export interface PageHeadOptions {
 /** The head tags of one request to a route. */
 export type HeadFor = (req: Request, data: unknown, params: RouteParams) => ResolvedHead;
 
+/** A route's heads: of its page, and of its page when a load failed and an `ErrorBoundary` shows instead. */
+export interface PageHeads {
+  readonly of: HeadFor;
+  /** The status page's title inside the layouts' heads, and `noindex`, as every status page. */
+  readonly failed: (status: number) => ResolvedHead;
+}
+
+/** Both heads of a route (createHeadFor, and the failure's). */
+export function createPageHeads(route: RouteDefinition, options: PageHeadOptions): PageHeads {
+  const layoutHeads = (route.layouts ?? []).map((layout) => layout.head);
+  const failedHeads = new Map<number, ResolvedHead>();
+  return {
+    of: createHeadFor(route, options),
+    failed(status) {
+      let head = failedHeads.get(status);
+      if (head === undefined) {
+        const own: PageHead = { title: `${status}: ${statusMessage(status)}`, robots: 'noindex' };
+        head = resolveHead(headWithinLayouts(layoutHeads, own), options.site, { origin: undefined, pageUrl: undefined, onUnusable: () => undefined });
+        failedHeads.set(status, head);
+      }
+      return head;
+    },
+  };
+}
+
 /**
  * Works out a route's head (docs/building-an-app.md, "Head tags"). The default canonical URL is
  * the request's path on the public origin (request-url.ts: the client's target never moves its
@@ -24,7 +50,8 @@ export type HeadFor = (req: Request, data: unknown, params: RouteParams) => Reso
  */
 export function createHeadFor(route: RouteDefinition, { site, publicOrigin }: PageHeadOptions): HeadFor {
   const { head } = route;
-  const declaredHead = (data: unknown, params: RouteParams): PageHead => (typeof head === 'function' ? head(data, params) : (head ?? {}));
+  const layoutHeads = (route.layouts ?? []).map((layout) => layout.head);
+  const declaredHead = (data: unknown, params: RouteParams): PageHead => headWithinLayouts(layoutHeads, typeof head === 'function' ? head(data, params) : (head ?? {}));
 
   if (typeof head !== 'function' && !VARIABLE_PATH.test(route.path)) {
     const fixed = resolveHead(declaredHead(undefined, {}), site, {

@@ -9,7 +9,7 @@ import { fixedDataScript } from './data-stream.ts';
 import { DeferredDataError } from './deferred-data.ts';
 import { streamDocument, type DocumentRoute, type DocumentSettings } from './document-answer.tsx';
 import { sendPageData } from './page-data-response.ts';
-import { createHeadFor } from './page-head.ts';
+import { createPageHeads } from './page-head.ts';
 import { PageLifecycle } from './page-lifecycle.ts';
 import { preparePage, type PageDataSettings, type PreparedPage } from './prepare-page.ts';
 
@@ -69,7 +69,10 @@ export function createPageHandler(routeDefinition: PageRouteDefinition, options:
   }
   const route = {
     path: routeDefinition.path,
-    Page: routeDefinition.component,
+    branch: [
+      ...(routeDefinition.layouts ?? []).map(({ id, component, ErrorBoundary }) => ({ id, Component: component, ErrorBoundary })),
+      { id: routeDefinition.path, Component: routeDefinition.component, ErrorBoundary: routeDefinition.ErrorBoundary },
+    ],
     bootstrapScriptContent: assets === undefined ? undefined : bootstrapScript(assets),
     // Each with its text when small enough to travel inside the document (client-assets.ts).
     styles: (assets?.styles ?? []).map((href) => ({ href, css: client.assets?.inlineStyles.get(href) })),
@@ -79,11 +82,11 @@ export function createPageHandler(routeDefinition: PageRouteDefinition, options:
     assets: assets === undefined ? null : { script: assets.script, preloads: assets.preloads },
   };
   // Most heads depend neither on the data nor on the path: worked out once, not per request (page-head.ts).
-  const headFor = createHeadFor(routeDefinition, options.head);
+  const heads = createPageHeads(routeDefinition, options.head);
   // Only a page whose route takes posts hands out a form token (docs/security.md): a read-only
   // page signs nothing and sets no cookie, which is most of a site's pages and most of its CPU.
   const settings = routeDefinition.action === undefined ? { ...dataSettings, formToken: undefined } : dataSettings;
-  const prepare = { settings, headFor, hydrates: assets !== undefined };
+  const prepare = { settings, heads, hydrates: assets !== undefined };
 
   return async function renderPage(req: Request, res: Response, next: NextFunction) {
     const started = performance.now();

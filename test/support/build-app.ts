@@ -3,7 +3,7 @@ import { createApp, type AppOptions } from '../../server/app.ts';
 import type { ResolvedApp } from '../../server/app-definition.ts';
 import { createCapturingLogger, type TestLogLine } from '../../server/testing/test-app.ts';
 import type { ClientAssets } from '../../server/render/client-assets.ts';
-import { isResourceRoute, type RouteDefinition } from '../../shared/route-definition.ts';
+import { flattenRoutes, isResourceRoute, type RouteDefinition, type RouteTableEntry } from '../../shared/route-definition.ts';
 
 /** One parsed pino line. */
 export type LogLine = TestLogLine;
@@ -29,7 +29,7 @@ export type BuildAppOptions = Partial<Omit<AppOptions, 'app' | 'logger'>> & Part
  * An app with its own pages and a logger that writes parsed lines to an array, through the
  * product's real logger (redaction included).
  */
-export function buildApp(routes: readonly RouteDefinition[], options: BuildAppOptions = {}): TestApp {
+export function buildApp(routes: readonly RouteTableEntry[], options: BuildAppOptions = {}): TestApp {
   const { logger, logs } = createCapturingLogger();
   const { getLoadContext, site, middleware, ...rest } = options;
   return { app: createApp({ app: { routes, getLoadContext, site, middleware }, logger, forms: TEST_FORMS, ...rest }), logs };
@@ -56,7 +56,8 @@ export async function waitFor(predicate: () => boolean, timeoutMs = 2_000, what 
  * Routes that hydrate as far as the server can tell, without a client build: each gets a page
  * module and an entry script in a stand-in manifest, so the page carries its data scripts.
  */
-export function asHydrating(routes: readonly RouteDefinition[], script = '/assets/fixture.js'): { routes: RouteDefinition[]; assets: ClientAssets } {
+export function asHydrating(table: readonly RouteTableEntry[], script = '/assets/fixture.js'): { routes: RouteDefinition[]; assets: ClientAssets } {
+  const routes = flattenRoutes(table);
   return {
     routes: routes.map((route) => (isResourceRoute(route) ? route : { ...route, page: { default: route.component } })),
     assets: { dir: '/nonexistent', routes: new Map(routes.map((route) => [route.path, { script, preloads: [], styles: [] }])), inlineStyles: new Map() },

@@ -1,4 +1,4 @@
-import { route, defineRoute, type RouteDefinition } from '../../shared/route-definition.ts';
+import { route, defineRoute, flattenRoutes, layout, type RouteDefinition, type RouteTableEntry } from '../../shared/route-definition.ts';
 import { forbidden, notFound, unauthorized } from '../../shared/status-helpers.ts';
 import * as boundaryThrow from './fixture-pages/boundary-throw.tsx';
 import * as clientThrow from './fixture-pages/client-throw.tsx';
@@ -19,6 +19,12 @@ import * as loadRedirect from './fixture-pages/load-redirect.tsx';
 import * as loadRedirectResource from './fixture-pages/load-redirect-resource.ts';
 import * as plain from './fixture-pages/plain.tsx';
 import * as styled from './fixture-pages/styled.tsx';
+import * as layoutBroken from './fixture-pages/layouts/broken.tsx';
+import { loadCounts } from './fixture-pages/layouts/load-counts.ts';
+import * as layoutOne from './fixture-pages/layouts/one.tsx';
+import * as layoutSection from './fixture-pages/layouts/section.tsx';
+import * as layoutShell from './fixture-pages/layouts/shell.tsx';
+import * as layoutTwo from './fixture-pages/layouts/two.tsx';
 import type { NavBData } from './fixture-pages/nav-b.tsx';
 import type { LateStatusData } from './fixture-pages/late-status.tsx';
 import { loadSlowData, SlowPage } from './slow-page.tsx';
@@ -33,7 +39,7 @@ function throwOnServer(): never {
  * routes of the unit, browser, process and proxy tests, for the fixture server (fixture-server.tsx) and the browser tests' client build, which bundles the
  * page modules this table names.
  */
-export const routes: readonly RouteDefinition[] = [
+const table: readonly RouteTableEntry[] = [
   route('/', home),
   // The browser tests' pages, with their modules under test/support/fixture-pages/.
   { ...route('/fixtures/delayed', delayed), load: () => ({ delayMs: Number(process.env.FIXTURE_DELAY_MS ?? 400) }) },
@@ -85,4 +91,13 @@ export const routes: readonly RouteDefinition[] = [
   { path: '/fixtures/not-found-in-render', component: () => notFound() },
   // Server-only (no client bundle): the shell at once, the boundary after `?ms=`.
   defineRoute({ path: '/fixtures/slow', head: { title: 'Slow' }, component: SlowPage, load: loadSlowData }),
+  // Layouts (docs/building-an-app.md#layouts): a shell around a section around three pages; the
+  // section's ErrorBoundary stands for the page whose load fails. How often each layout loaded.
+  layout(layoutShell, [layout(layoutSection, [route('/layouts/one', layoutOne), route('/layouts/two', layoutTwo), route('/layouts/broken', layoutBroken)], { id: 'section' })], {
+    id: 'shell',
+  }),
+  defineRoute({ path: '/layouts/load-counts', load: () => Response.json(loadCounts()) }),
 ];
+
+/** Each route with the layouts around it, as the server mounts them: what the tests look routes up in. */
+export const routes: readonly RouteDefinition[] = flattenRoutes(table);

@@ -1,0 +1,26 @@
+import type { ComponentType } from 'react';
+import type { EmbeddedPageData } from '../shared/page-data.ts';
+import type { PageComponent } from '../shared/route-definition.ts';
+import type { BranchLevel } from '../shared/route-tree.tsx';
+
+/** A module of a page's branch as its entry exports it (scripts/build-client.ts): a layout's, or the page's last. */
+export interface RouteModule {
+  readonly default: PageComponent;
+  readonly ErrorBoundary?: ComponentType;
+}
+
+/** What `#root` shows: a page inside its layouts with their data, or a status view the server answered with. */
+export type View =
+  | { readonly key: number; readonly modules: readonly RouteModule[]; readonly page: EmbeddedPageData }
+  | { readonly key: number; readonly status: number; readonly digest?: string | undefined };
+
+/** The levels a view renders (shared/route-hooks.tsx): each layout's module and data, then the page's. */
+export function levelsOf(view: { readonly modules: readonly RouteModule[]; readonly page: EmbeddedPageData }): BranchLevel[] {
+  const { modules, page } = view;
+  const layouts = page.layouts ?? [];
+  return modules.map((module, index) => {
+    const layout = layouts[index];
+    const isPage = index === modules.length - 1;
+    return { id: isPage ? (page.route ?? '') : (layout?.id ?? ''), Component: module.default, ErrorBoundary: module.ErrorBoundary, data: isPage ? page.data : layout?.data };
+  });
+}

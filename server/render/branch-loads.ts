@@ -1,0 +1,56 @@
+import type { Request } from 'express';
+import { isHttpError, statusMessage } from '../../shared/http-error.ts';
+import { NAVIGATION_KEEP_HEADER } from '../../shared/navigation.ts';
+import { isRedirect } from '../../shared/responses.ts';
+import type { RouteErrorPayload } from '../../shared/route-errors.ts';
+import type { LayoutDefinition, PageRouteDefinition } from '../../shared/route-definition.ts';
+import { logServerError } from '../observability/server-error-log.ts';
+import { isRenderStopReason } from './render-errors.ts';
+
+/** Where a branch's loads failed: the level whose `ErrorBoundary` shows, the status, and what `useRouteError()` gives. */
+export interface RouteFailure {
+  /** The level (0 the outermost layout, the last the page) whose boundary shows in its place. */
+  readonly at: number;
+  readonly status: number;
+  readonly error: RouteErrorPayload;
+}
+
+/** The levels of a page's branch, outermost first: its layouts, then the page itself. */
+export function branchLevels(route: PageRouteDefinition): readonly (LayoutDefinition | PageRouteDefinition)[] {
+  return [...(route.layouts ?? []), route];
+}
+
+/**
+ * The layouts whose data the browser already has and asks not to be sent again (an in-place
+ * navigation between pages of the same layouts, client/router.tsx). Only on a GET: after a post
+ * every level loads again, so what the action changed shows everywhere.
+ */
+export function keptLayouts(req: Request, layouts: readonly LayoutDefinition[]): ReadonlySet<string> {
+  const header = req.method === 'POST' ? undefined : req.get(NAVIGATION_KEEP_HEADER);
+  if (header === undefined || layouts.length === 0) return NONE;
+  const named = new Set(header.split(','));
+  return new Set(layouts.filter((layout) => named.has(layout.id)).map((layout) => layout.id));
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * What a failed load becomes when a route of the branch has an `ErrorBoundary` at or above the
+ * level that failed (docs/building-an-app.md#error-boundaries): the nearest one shows, inside the
+ * layouts above it, with the status and log line the status page would have had (a status helper
+ * its 4xx and no error line; anything else 500 and one error line with the digest the boundary
+ * shows). `undefined` leaves the failure to Express as before: no boundary, a `redirect()`, the
+ * render timeout or a departed client.
+ */
+export function routeFailure(req: Request, route: PageRouteDefinition, failedAt: number, reason: unknown, development: boolean): RouteFailure | undefined {
+  if (isRedirect(reason) || isRenderStopReason(reason)) return undefined;
+  const levels = branchLevels(route);
+  const at = levels.findLastIndex((level, index) => index <= failedAt && level.ErrorBoundary !== undefined);
+  if (at === -1) return undefined;
+  if (isHttpError(reason) && reason.status < 500) {
+    return { at, status: reason.status, error: { status: reason.status, statusText: statusMessage(reason.status) } };
+  }
+  const digest = logServerError(req, reason);
+  const detail = development && reason instanceof Error ? { message: reason.message, stack: reason.stack } : {};
+  return { at, status: 500, error: { status: 500, statusText: statusMessage(500), digest, ...detail } };
+}

@@ -1,0 +1,63 @@
+import type { ComponentType, ReactNode } from 'react';
+import type { PageComponent, RouteParams } from './route-definition.ts';
+import { RouteErrorCatcher, RouteErrorView, routeErrorOf, type RouteErrorPayload } from './route-errors.tsx';
+import { RouteDataContext, RouteValuesContext } from './route-hooks.tsx';
+
+/** One level of the branch on the screen: a layout, or the page last. */
+export interface BranchLevel {
+  readonly id: string;
+  readonly Component: PageComponent;
+  readonly ErrorBoundary?: ComponentType | undefined;
+  readonly data: unknown;
+}
+
+/** What a branch shows at a level whose load failed: its (or a parent's) `ErrorBoundary` with the error. */
+export interface BranchFailure {
+  readonly at: number;
+  readonly error: RouteErrorPayload;
+}
+
+interface RouteTreeProps {
+  /** The layouts, outermost first, then the page. */
+  readonly levels: readonly BranchLevel[];
+  readonly params: RouteParams;
+  readonly actionData: unknown;
+  readonly failure?: BranchFailure | undefined;
+  /** Changes with every view: the page is mounted afresh and a caught error is cleared, while layouts stay mounted. */
+  readonly viewKey: number;
+}
+
+/**
+ * A page inside its layouts, as the server renders it and the browser hydrates and navigates
+ * it: each layout renders the next level through `<Outlet />`. Between two pages of the same
+ * layouts, React finds the layouts where they were and keeps them (their state, focus, input
+ * values); only the page below is new. A level with an `ErrorBoundary` catches what its part
+ * throws in the browser; a load that failed on the server shows the boundary at once.
+ */
+export function RouteTree({ levels, params, actionData, failure, viewKey }: RouteTreeProps): ReactNode {
+  const last = failure?.at ?? levels.length - 1;
+  let element: ReactNode = null;
+  for (let index = last; index >= 0; index -= 1) {
+    const level = levels[index];
+    if (level === undefined) continue;
+    const isPage = index === levels.length - 1;
+    const { Component, ErrorBoundary } = level;
+    let content: ReactNode;
+    if (failure !== undefined && index === failure.at && ErrorBoundary !== undefined) content = <RouteErrorView Boundary={ErrorBoundary} error={routeErrorOf(failure.error)} />;
+    else
+      content = isPage ? (
+        <Component key={viewKey} data={level.data} params={params} {...(actionData === undefined ? {} : { actionData })} />
+      ) : (
+        <Component data={level.data} params={params} />
+      );
+    if (ErrorBoundary !== undefined) {
+      content = (
+        <RouteErrorCatcher Boundary={ErrorBoundary} resetKey={viewKey}>
+          {content}
+        </RouteErrorCatcher>
+      );
+    }
+    element = <RouteValuesContext value={{ id: level.id, data: level.data, params, actionData: isPage ? actionData : undefined, outlet: element }}>{content}</RouteValuesContext>;
+  }
+  return <RouteDataContext value={new Map(levels.map((level) => [level.id, level.data]))}>{element}</RouteDataContext>;
+}

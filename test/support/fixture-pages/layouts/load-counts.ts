@@ -1,0 +1,12 @@
+/** How many times each layout fixture's load ran in this process: a navigation that keeps a layout does not run it. */
+const counts = new Map<string, number>();
+
+export function countLoad(id: string): number {
+  const next = (counts.get(id) ?? 0) + 1;
+  counts.set(id, next);
+  return next;
+}
+
+export function loadCounts(): Readonly<Record<string, number>> {
+  return Object.fromEntries(counts);
+}

@@ -1,0 +1,17 @@
+import type { PageHead } from '../../../../shared/head.ts';
+import { useLoaderData } from '../../../../shared/route-hooks.tsx';
+
+export const head: PageHead = { title: 'One' };
+
+export function load(): { readonly page: string } {
+  return { page: 'one' };
+}
+
+export default function One() {
+  const { page } = useLoaderData<typeof load>();
+  return (
+    <main>
+      <h1>Page {page}</h1>
+    </main>
+  );
+}

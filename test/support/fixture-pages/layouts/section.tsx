@@ -1,0 +1,47 @@
+import type { LayoutHead } from '../../../../shared/head.ts';
+import { Outlet, useLoaderData, useRouteLoaderData } from '../../../../shared/route-hooks.tsx';
+import { isRouteErrorResponse, useRouteError } from '../../../../shared/route-errors.tsx';
+import { countLoad } from './load-counts.ts';
+import type { load as shellLoad } from './shell.tsx';
+
+export const head: LayoutHead = { titleTemplate: '%s · Section' };
+
+export function load(): { readonly sectionLoads: number } {
+  return { sectionLoads: countLoad('section') };
+}
+
+/** The inner layout: reads its own data and its parent's by id. */
+export default function Section() {
+  const { sectionLoads } = useLoaderData<typeof load>();
+  const shell = useRouteLoaderData<typeof shellLoad>('shell');
+  return (
+    <div id="section">
+      <aside aria-label="Section">
+        <p id="section-loads">
+          {sectionLoads} (shell {shell?.shellLoads})
+        </p>
+      </aside>
+      <Outlet />
+    </div>
+  );
+}
+
+/** Shown in the place of a page inside the section whose load or render failed, with the layouts above it. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error)) {
+    return (
+      <main id="section-error">
+        <h1>{error.status}</h1>
+        <p>{error.statusText}</p>
+      </main>
+    );
+  }
+  const digest = error instanceof Error && 'digest' in error && typeof error.digest === 'string' ? error.digest : undefined;
+  return (
+    <main id="section-error">
+      <h1>Something went wrong in this section</h1>
+      {digest === undefined ? null : <p id="section-digest">{digest}</p>}
+    </main>
+  );
+}

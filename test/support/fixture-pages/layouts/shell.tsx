@@ -1,0 +1,50 @@
+import { useState } from 'react';
+import type { LayoutHead } from '../../../../shared/head.ts';
+import { Link } from '../../../../shared/link.tsx';
+import { Outlet, useLoaderData } from '../../../../shared/route-hooks.tsx';
+import { countLoad } from './load-counts.ts';
+
+export interface ShellData {
+  /** How many times this layout's load has run in this server process. */
+  readonly shellLoads: number;
+}
+
+export const head: LayoutHead = { description: 'The layout fixtures of the framework tests.' };
+
+export function load(): ShellData {
+  return { shellLoads: countLoad('shell') };
+}
+
+/** The outer layout of the layout fixtures: a header with a field and a counter that must survive navigation. */
+export default function Shell() {
+  const { shellLoads } = useLoaderData<typeof load>();
+  const [clicks, setClicks] = useState(0);
+  return (
+    <div id="shell">
+      <header>
+        <label>
+          Filter <input id="shell-input" name="filter" />
+        </label>
+        <button id="shell-clicks" type="button" onClick={() => setClicks(clicks + 1)}>
+          Clicked {clicks}
+        </button>
+        <p id="shell-loads">{shellLoads}</p>
+        <nav>
+          <Link id="to-one" href="/layouts/one">
+            One
+          </Link>{' '}
+          <Link id="to-two" href="/layouts/two">
+            Two
+          </Link>{' '}
+          <Link id="to-broken" href="/layouts/broken">
+            Broken
+          </Link>{' '}
+          <Link id="to-missing" href="/layouts/broken?missing">
+            Missing
+          </Link>
+        </nav>
+      </header>
+      <Outlet />
+    </div>
+  );
+}

@@ -1,0 +1,171 @@
+import request from 'supertest';
+import { describe, expect, test } from 'vitest';
+import type { LayoutHead } from '../../shared/head.ts';
+import { defineRoute, layout, type LayoutModule, type RouteTableEntry } from '../../shared/route-definition.ts';
+import { Outlet, useLoaderData, useRouteLoaderData } from '../../shared/route-hooks.tsx';
+import { isRouteErrorResponse, ServerRouteError, useRouteError } from '../../shared/route-errors.tsx';
+import { notFound } from '../../shared/status-helpers.ts';
+import { asHydrating, buildApp, errorLines, LEVEL } from '../support/build-app.ts';
+
+function Shell() {
+  const { shellLoads } = useLoaderData<() => { shellLoads: number }>();
+  return (
+    <div id="shell">
+      <header>SHELL-HEADER {shellLoads}</header>
+      <Outlet />
+    </div>
+  );
+}
+
+function Section() {
+  const { sectionLoads } = useLoaderData<() => { sectionLoads: number }>();
+  const fromShell = useRouteLoaderData<() => { shellLoads: number }>('shell');
+  return (
+    <section>
+      <p>
+        SECTION {sectionLoads} READS SHELL {fromShell?.shellLoads}
+      </p>
+      <Outlet />
+    </section>
+  );
+}
+
+/** Says what `useRouteError()` gave: a status, or a server error's digest. */
+function SectionError() {
+  const error = useRouteError();
+  const said = isRouteErrorResponse(error) ? `status ${error.status}` : error instanceof ServerRouteError ? `digest ${error.digest}` : 'unknown';
+  return <p>SECTION-BOUNDARY {said}</p>;
+}
+
+/** A shell around a section around one page, counting each level's loads, so a test can tell which ran. */
+function counting() {
+  const counts = { shell: 0, section: 0, page: 0 };
+  let pageStarted: () => void = () => undefined;
+  const pageHasStarted = new Promise<void>((resolve) => {
+    pageStarted = resolve;
+  });
+
+  const shell: LayoutModule<{ readonly shellLoads: number }> = {
+    default: Shell,
+    // Waits for the page's load to have started: loads that ran one after the other would never settle.
+    load: async () => {
+      await pageHasStarted;
+      counts.shell += 1;
+      return { shellLoads: counts.shell };
+    },
+    head: { description: 'Shell description.', titleTemplate: '%s · Shell' } satisfies LayoutHead,
+  };
+
+  const section: LayoutModule<{ readonly sectionLoads: number }> = {
+    default: Section,
+    load: () => {
+      counts.section += 1;
+      return { sectionLoads: counts.section };
+    },
+    head: { titleTemplate: '%s · Section' },
+    ErrorBoundary: SectionError,
+  };
+
+  const table: RouteTableEntry[] = [
+    layout(
+      shell,
+      [
+        layout(
+          section,
+          [
+            defineRoute({
+              path: '/in/:name',
+              head: { title: 'Inner' },
+              component: ({ data, params }) => <main>{`PAGE ${String(data)} ${params.name}`}</main>,
+              load: ({ params }) => {
+                pageStarted();
+                counts.page += 1;
+                if (params.name === 'missing') notFound();
+                if (params.name === 'broken') throw new Error('fixture: the page load failed');
+                return `loaded-${params.name}`;
+              },
+            }),
+          ],
+          { id: 'section' },
+        ),
+      ],
+      { id: 'shell' },
+    ),
+  ];
+  return { table, counts };
+}
+
+const NAVIGATION = { 'X-Navigation': 'data', 'X-Navigation-Scope': 'n3', Accept: 'application/x-ndjson' };
+
+describe('layouts', () => {
+  test('render around the page, outermost first, each from its own load run at the same time as the others', async () => {
+    const { table, counts } = counting();
+    const { app } = buildApp(table);
+    const res = await request(app).get('/in/a').expect(200);
+    const text = res.text.replaceAll('<!-- -->', '');
+    const shell = text.indexOf('SHELL-HEADER 1');
+    const section = text.indexOf('SECTION 1 READS SHELL 1');
+    const page = text.indexOf('PAGE loaded-a a');
+    expect(shell).toBeGreaterThan(-1);
+    expect(section).toBeGreaterThan(shell);
+    expect(page).toBeGreaterThan(section);
+    expect(counts).toEqual({ shell: 1, section: 1, page: 1 });
+  });
+
+  test("merge their head defaults with the page's: the innermost title template, the outer description", async () => {
+    const { table } = counting();
+    const { app } = buildApp(table, { site: { name: 'Site' } });
+    const res = await request(app).get('/in/a').expect(200);
+    expect(res.text).toContain('<title>Inner · Section · Site</title>');
+    expect(res.text).toContain('<meta name="description" content="Shell description."/>');
+  });
+
+  test('a navigation that names the layouts it keeps gets no data for them, and their loads do not run', async () => {
+    const { table, counts } = counting();
+    const pages = asHydrating(table);
+    const { app } = buildApp(pages.routes, { assets: pages.assets });
+    const full = await request(app).get('/in/a').set(NAVIGATION).expect(200);
+    expect(counts).toEqual({ shell: 1, section: 1, page: 1 });
+    expect(full.text).toContain('id:\\"shell\\",data:');
+    expect(full.text).not.toContain('kept');
+
+    // The shell resolves once the page's load starts, so it is not what the section's keep waits on.
+    const kept = await request(app).get('/in/b').set(NAVIGATION).set('X-Navigation-Keep', 'shell,section,unknown').expect(200);
+    expect(counts).toEqual({ shell: 1, section: 1, page: 2 });
+    expect(kept.text.match(/kept/g)).toHaveLength(2);
+    expect(kept.text).toContain('loaded-b');
+  });
+
+  test('a page whose load fails shows the nearest ErrorBoundary inside the layouts above it, with the 500 status and one error line carrying its digest', async () => {
+    const { table } = counting();
+    const { app, logs } = buildApp(table);
+    const res = await request(app).get('/in/broken').expect(500);
+    expect(res.text).toContain('SHELL-HEADER');
+    expect(res.text).toContain('SECTION-BOUNDARY');
+    expect(res.text).not.toContain('PAGE ');
+    const errors = errorLines(logs);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.err).toMatchObject({ message: 'fixture: the page load failed' });
+    expect(errors[0]?.route).toBe('/in/:name');
+    expect(res.text.replaceAll('<!-- -->', '')).toContain(`SECTION-BOUNDARY digest ${String(errors[0]?.digest)}`);
+    const completion = logs.find((line) => line.msg === 'request completed');
+    expect(completion).toMatchObject({ level: LEVEL.info, status: 500 });
+  });
+
+  test('without a boundary in the branch, a failed load is the status page, as before', async () => {
+    const { app, logs } = buildApp([layout({ default: () => <Outlet /> }, [defineRoute({ path: '/bare', component: () => null, load: () => notFound() })], { id: 'bare-layout' })]);
+    const res = await request(app).get('/bare').expect(404);
+    expect(res.text).toContain('<h1>404</h1>');
+    expect(errorLines(logs)).toEqual([]);
+  });
+
+  test("a status helper in a page's load shows the boundary with that status, and no error line", async () => {
+    const { table } = counting();
+    const { app, logs } = buildApp(table);
+    const res = await request(app).get('/in/missing').expect(404);
+    expect(res.text.replaceAll('<!-- -->', '')).toContain('SECTION-BOUNDARY status 404');
+    expect(res.text).toContain('<meta name="robots" content="noindex"/>');
+    expect(res.text).toContain('<title>404: This page could not be found. · Section · React Stream Shell</title>');
+    expect(errorLines(logs)).toEqual([]);
+  });
+});
