@@ -25,6 +25,18 @@ interface RouteTreeProps {
   readonly failure?: BranchFailure | undefined;
   /** Changes with every view: the page is mounted afresh and a caught error is cleared, while layouts stay mounted. */
   readonly viewKey: number;
+  /**
+   * The server only: hears each level with an `ErrorBoundary` as React starts rendering it, so
+   * a render that fails can be shown again with the deepest boundary reached in place of what
+   * threw (React's server renderer has no error boundaries; React Router does the same).
+   */
+  readonly onBoundaryReached?: ((level: number) => void) | undefined;
+}
+
+/** Says that rendering has reached a boundary's level; renders nothing. */
+function BoundaryReached({ level, onReached }: { readonly level: number; readonly onReached: (level: number) => void }): null {
+  onReached(level);
+  return null;
 }
 
 /**
@@ -34,7 +46,7 @@ interface RouteTreeProps {
  * values); only the page below is new. A level with an `ErrorBoundary` catches what its part
  * throws in the browser; a load that failed on the server shows the boundary at once.
  */
-export function RouteTree({ levels, params, actionData, failure, viewKey }: RouteTreeProps): ReactNode {
+export function RouteTree({ levels, params, actionData, failure, viewKey, onBoundaryReached }: RouteTreeProps): ReactNode {
   const last = failure?.at ?? levels.length - 1;
   let element: ReactNode = null;
   for (let index = last; index >= 0; index -= 1) {
@@ -53,6 +65,7 @@ export function RouteTree({ levels, params, actionData, failure, viewKey }: Rout
     if (ErrorBoundary !== undefined) {
       content = (
         <RouteErrorCatcher Boundary={ErrorBoundary} resetKey={viewKey}>
+          {onBoundaryReached === undefined ? null : <BoundaryReached level={index} onReached={onBoundaryReached} />}
           {content}
         </RouteErrorCatcher>
       );

@@ -43,10 +43,14 @@ const NONE: ReadonlySet<string> = new Set();
  * render timeout or a departed client.
  */
 export function routeFailure(req: Request, route: PageRouteDefinition, failedAt: number, reason: unknown, development: boolean): RouteFailure | undefined {
-  if (isRedirect(reason) || isRenderStopReason(reason)) return undefined;
   const levels = branchLevels(route);
   const at = levels.findLastIndex((level, index) => index <= failedAt && level.ErrorBoundary !== undefined);
-  if (at === -1) return undefined;
+  return at === -1 ? undefined : routeFailureAt(req, at, reason, development);
+}
+
+/** What `reason` becomes in the boundary at level `at`, logged as its status page would be; `undefined` for what only Express answers. */
+export function routeFailureAt(req: Request, at: number, reason: unknown, development: boolean): RouteFailure | undefined {
+  if (isRedirect(reason) || isRenderStopReason(reason)) return undefined;
   if (isHttpError(reason) && reason.status < 500) {
     return { at, status: reason.status, error: { status: reason.status, statusText: statusMessage(reason.status) } };
   }

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { renderToPipeableStream } from 'react-dom/server';
 import { AppRoot } from '../../shared/app-root.tsx';
+import type { ResolvedHead } from '../../shared/head.ts';
 import { isHttpError, type HttpError } from '../../shared/http-error.ts';
 import { RouteTree, type BranchLevel } from '../../shared/route-tree.tsx';
 import { statusDigest } from '../../shared/server-digests.ts';
@@ -16,6 +17,7 @@ import { PageDocument, type PageStylesheet } from './page-document.tsx';
 import type { PageLifecycle } from './page-lifecycle.ts';
 import type { PreparedPage } from './prepare-page.ts';
 import { RenderNotNeededError, isRenderStopReason } from './render-errors.ts';
+import { routeFailureAt } from './branch-loads.ts';
 import { createReactDestination, type PageTarget } from './react-destination.ts';
 import { createScriptChain, type ScriptChain } from './deferred-scripts.tsx';
 
@@ -40,6 +42,8 @@ export interface DocumentRoute {
   readonly path: string;
   /** The layouts around the page, outermost first, then the page: what each level renders. */
   readonly branch: readonly Omit<BranchLevel, 'data'>[];
+  /** The head while a route's ErrorBoundary shows a status instead of the page (page-head.ts). */
+  readonly failedHead: (status: number) => ResolvedHead;
   /** Set when the page hydrates: the script that loads its code. */
   readonly bootstrapScriptContent: string | undefined;
   /** The page's stylesheets (docs/styles.md): inline when `css` is there, else linked. */
@@ -89,8 +93,10 @@ function sendDocument(page: PreparedPage, route: DocumentRoute, request: Documen
   if (!lifecycle.answering()) return;
   const status: HttpError | undefined = lifecycle.status;
   if (status !== undefined) {
-    lifecycle.enter('done');
     react.abort(new RenderNotNeededError('the page ends in a status page'));
+    // A route's ErrorBoundary shows the status inside the layouts; without one, its status page.
+    if (react.showInBoundary(status)) return;
+    lifecycle.enter('done');
     next(status);
     return;
   }
@@ -127,6 +133,24 @@ export function branchOf(page: PreparedPage, route: DocumentRoute): BranchLevel[
 interface RenderedDocument {
   abort(reason: unknown): void;
   pipeInto(target: PageTarget): void;
+  /** Renders the document again with the deepest route ErrorBoundary the render reached showing `cause`; false when there is none. */
+  showInBoundary(cause: unknown): boolean;
+}
+
+/**
+ * The page again, with the boundary at level `at` showing what its render threw: the status and
+ * log line its status page would have had, and the same in the data the browser hydrates from.
+ */
+function withBoundaryShown(page: PreparedPage, route: DocumentRoute, req: Request, at: number, cause: unknown, development: boolean): PreparedPage | undefined {
+  const failure = routeFailureAt(req, at, cause, development);
+  if (failure === undefined) return undefined;
+  return {
+    ...page,
+    failure,
+    head: route.failedHead(failure.status),
+    answer: { ...page.answer, status: failure.status },
+    pageData: { ...page.pageData, failure: { at, error: failure.error } },
+  };
 }
 
 /**
@@ -138,6 +162,14 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
   const nonce = request.res.locals.cspNonce;
   const embedded = embedData(page, route, request);
   const bot = isCrawler(req.get('user-agent'));
+  // The deepest level with an ErrorBoundary the render has reached (route-tree.tsx); none once one shows.
+  let reached: number | undefined;
+  const onBoundaryReached =
+    page.failure === undefined && route.branch.some((level) => level.ErrorBoundary !== undefined)
+      ? (level: number) => {
+          reached = Math.max(reached ?? level, level);
+        }
+      : undefined;
 
   const { pipe, abort } = renderToPipeableStream(
     <PageDocument
@@ -150,7 +182,7 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
       afterRoot={embedded?.chain?.element}
     >
       <AppRoot showErrorDetail={settings.development} formToken={page.form?.token}>
-        <RouteTree levels={branchOf(page, route)} params={page.params} actionData={page.action?.data} failure={page.failure} viewKey={0} />
+        <RouteTree levels={branchOf(page, route)} params={page.params} actionData={page.action?.data} failure={page.failure} viewKey={0} onBoundaryReached={onBoundaryReached} />
       </AppRoot>
     </PageDocument>,
     {
@@ -186,6 +218,7 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
         // A deferred value the shell read stands for what it failed with, logged already.
         const cause = page.causeOf(error);
         outsideRenderContext(() => {
+          if (react.showInBoundary(cause)) return;
           if (lifecycle.enter('done')) request.next(cause);
         });
       },
@@ -194,6 +227,16 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
   const react: RenderedDocument = {
     abort,
     pipeInto: (target) => void pipe(createReactDestination(target)),
+    showInBoundary(cause) {
+      if (reached === undefined || !lifecycle.nothingSent) return false;
+      const shown = withBoundaryShown(page, route, req, reached, cause, settings.development);
+      if (shown === undefined) return false;
+      // The status a helper asked for is the boundary's now, not a status page's.
+      lifecycle.statusShownByBoundary();
+      embedded?.stream.dispose();
+      streamDocument(shown, route, request, settings);
+      return true;
+    },
   };
   lifecycle.stopsRender(abort);
 }

@@ -96,6 +96,11 @@ export class PageLifecycle {
     return false;
   }
 
+  /** A route's ErrorBoundary shows the status helper's status instead of its status page: the render goes on. */
+  statusShownByBoundary(): void {
+    this.#status = undefined;
+  }
+
   /**
    * The document's head is about to go out (or its status page). A render the timeout cut short
    * says so now, once what React completed is known to be sent.

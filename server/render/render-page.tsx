@@ -67,8 +67,11 @@ export function createPageHandler(routeDefinition: PageRouteDefinition, options:
   if (routeDefinition.page !== undefined && client.assets !== undefined && assets === undefined) {
     throw new Error(`Route ${routeDefinition.path}: its page module is not in the client build (run npm run build)`);
   }
+  // Most heads depend neither on the data nor on the path: worked out once, not per request (page-head.ts).
+  const heads = createPageHeads(routeDefinition, options.head);
   const route = {
     path: routeDefinition.path,
+    failedHead: heads.failed,
     branch: [
       ...(routeDefinition.layouts ?? []).map(({ id, component, ErrorBoundary }) => ({ id, Component: component, ErrorBoundary })),
       { id: routeDefinition.path, Component: routeDefinition.component, ErrorBoundary: routeDefinition.ErrorBoundary },
@@ -81,8 +84,6 @@ export function createPageHandler(routeDefinition: PageRouteDefinition, options:
     // A navigation takes the page's stylesheets from the route table, which it has already (client-routes.ts).
     assets: assets === undefined ? null : { script: assets.script, preloads: assets.preloads },
   };
-  // Most heads depend neither on the data nor on the path: worked out once, not per request (page-head.ts).
-  const heads = createPageHeads(routeDefinition, options.head);
   // Only a page whose route takes posts hands out a form token (docs/security.md): a read-only
   // page signs nothing and sets no cookie, which is most of a site's pages and most of its CPU.
   const settings = routeDefinition.action === undefined ? { ...dataSettings, formToken: undefined } : dataSettings;

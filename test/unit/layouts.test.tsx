@@ -95,6 +95,30 @@ function counting() {
   return { table, counts };
 }
 
+function ThrowsInRender(): never {
+  throw new Error('fixture: the page render failed');
+}
+
+function NotFoundInRender(): never {
+  notFound();
+}
+
+/** The same section, around pages that fail while rendering rather than loading. */
+const renderFailures: RouteTableEntry[] = [
+  layout(
+    { default: Shell, load: () => ({ shellLoads: 0 }) },
+    [
+      layout(
+        { default: Section, load: () => ({ sectionLoads: 0 }), ErrorBoundary: SectionError },
+        [defineRoute({ path: '/render/throws', component: ThrowsInRender }), defineRoute({ path: '/render/not-found', component: NotFoundInRender })],
+        { id: 'section' },
+      ),
+      defineRoute({ path: '/render/outside', component: ThrowsInRender }),
+    ],
+    { id: 'shell' },
+  ),
+];
+
 const NAVIGATION = { 'X-Navigation': 'data', 'X-Navigation-Scope': 'n3', Accept: 'application/x-ndjson' };
 
 describe('layouts', () => {
@@ -167,5 +191,34 @@ describe('layouts', () => {
     expect(res.text).toContain('<meta name="robots" content="noindex"/>');
     expect(res.text).toContain('<title>404: This page could not be found. · Section · React Stream Shell</title>');
     expect(errorLines(logs)).toEqual([]);
+  });
+
+  test('a page that throws while rendering shows the nearest ErrorBoundary inside the layouts, with 500 and the digest of its one error line', async () => {
+    const hydrating = asHydrating(renderFailures);
+    const { app, logs } = buildApp(hydrating.routes, { assets: hydrating.assets });
+    const res = await request(app).get('/render/throws').expect(500);
+    const text = res.text.replaceAll('<!-- -->', '');
+    expect(text).toContain('SHELL-HEADER 0');
+    const errors = errorLines(logs);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.err).toMatchObject({ message: 'fixture: the page render failed' });
+    expect(text).toContain(`SECTION-BOUNDARY digest ${String(errors[0]?.digest)}`);
+    // The browser hydrates the boundary from the data: the failure travels with the digest, not the error.
+    expect(text).toContain(`digest:"${String(errors[0]?.digest)}"`.replaceAll('\\', ''));
+    expect(text).not.toContain('fixture: the page render failed');
+  });
+
+  test('a status helper called while rendering shows the boundary with its status and no error line', async () => {
+    const { app, logs } = buildApp(renderFailures);
+    const res = await request(app).get('/render/not-found').expect(404);
+    expect(res.text.replaceAll('<!-- -->', '')).toContain('SECTION-BOUNDARY status 404');
+    expect(errorLines(logs)).toEqual([]);
+  });
+
+  test('a render that fails above every boundary is the status page, as before', async () => {
+    const { app, logs } = buildApp(renderFailures);
+    const res = await request(app).get('/render/outside').expect(500);
+    expect(res.text).not.toContain('SHELL-HEADER');
+    expect(res.text).toContain(`Digest: ${String(errorLines(logs)[0]?.digest)}`);
   });
 });
