@@ -1,5 +1,7 @@
-import { route, type RouteDefinition } from '../shared/route-definition.ts';
+import { layout, route, type RouteTableEntry } from '../shared/route-definition.ts';
 import * as entries from './api/entries.ts';
+import * as guestbookLayout from './layouts/guestbook.tsx';
+import * as root from './layouts/root.tsx';
 import * as admin from './pages/admin.tsx';
 import * as entry from './pages/entry.tsx';
 import * as guestbook from './pages/guestbook.tsx';
@@ -7,16 +9,22 @@ import * as home from './pages/home.tsx';
 import * as signIn from './pages/sign-in.tsx';
 
 /**
- * The app's pages. To add one: write `app/pages/<name>.tsx` (default export: the page component;
- * `load`, `action` and `head` beside it) and add `route('/path', name)` here. The build reads
- * this table without running it: keep it a list of `route()` calls on modules imported with
+ * The app's pages, inside their layouts. To add one: write `app/pages/<name>.tsx` (default
+ * export: the page component; `load`, `action` and `head` beside it) and add
+ * `route('/path', name)` here, inside the layout it belongs to. The build reads this table
+ * without running it: keep it `route()` and `layout()` calls on modules imported with
  * `import * as` (docs/building-an-app.md). A module without a default export is a resource route.
  */
-export const routes: readonly RouteDefinition[] = [
-  route('/', home),
-  route('/guestbook', guestbook),
-  route('/guestbook/:id', entry),
-  route('/sign-in', signIn),
-  route('/admin', admin),
+export const routes: readonly RouteTableEntry[] = [
+  layout(
+    root,
+    [
+      route('/', home),
+      layout(guestbookLayout, [route('/guestbook', guestbook), route('/guestbook/:id', entry)], { id: 'guestbook' }),
+      route('/sign-in', signIn),
+      route('/admin', admin),
+    ],
+    { id: 'root' },
+  ),
   route('/api/entries', entries),
 ];

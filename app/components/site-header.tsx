@@ -1,15 +1,17 @@
 import { APP_NAME } from '../../shared/app-info.ts';
 import { Link } from '../../shared/link.tsx';
+import type { Visitor } from '../context.ts';
 
-/** The header every page of the app shows: the site's name and the links between its pages. */
-export function SiteHeader() {
+/** The header every page of the app shows (the root layout's): the site's name, the links between its pages, who is signed in. */
+export function SiteHeader({ visitor }: { readonly visitor: Visitor | null }) {
   return (
     <header className="app-header">
       <Link href="/" className="app-name">
         {APP_NAME}
       </Link>
       <nav aria-label="Site" className="site-nav">
-        <Link href="/guestbook">Guest book</Link> <Link href="/admin">Admin</Link> <Link href="/sign-in">Sign in</Link>
+        <Link href="/guestbook">Guest book</Link> <Link href="/admin">Admin</Link>{' '}
+        {visitor === null ? <Link href="/sign-in">Sign in</Link> : <span className="visitor">Signed in as {visitor.name}</span>}
       </nav>
     </header>
   );

@@ -47,7 +47,8 @@ describe('the guest book', () => {
     const posted = await request(server).post('/guestbook').set(SAME_ORIGIN).type('form').send({ name: 'Ada', message: 'Lovely engine.' }).expect(303);
     expect(posted.headers.location).toBe('/guestbook/1');
     const page = await request(server).get('/guestbook/1').expect(200);
-    expect(page.text).toContain('<title>Ada&#x27;s entry · React Stream Shell</title>');
+    // The section layout's title template puts the page inside the guest book.
+    expect(page.text).toContain('<title>Ada&#x27;s entry · Guest book · React Stream Shell</title>');
     expect(page.text).toContain('<meta name="description" content="Lovely engine."/>');
     expect((await request(server).get('/guestbook').expect(200)).text).toContain('Lovely engine.');
     const api = await request(server).get('/api/entries').expect(200);
@@ -55,9 +56,23 @@ describe('the guest book', () => {
     expect(api.body).toEqual({ entries: [{ id: '1', name: 'Ada', message: 'Lovely engine.', createdAt: expect.any(String) }] });
   });
 
-  test('an entry that does not exist is the 404 page', async () => {
+  test("an entry that does not exist answers 404 with the section's boundary inside the layouts, and no error line", async () => {
+    const { app: server, logs } = guestbook();
+    const res = await request(server).get('/guestbook/42').expect(404);
+    expect(res.text).toContain('No such entry');
+    // The root layout's header and the section's navigation stay around it.
+    expect(res.text).toContain('aria-label="Site"');
+    expect(res.text).toContain('aria-label="Guest book"');
+    expect(res.text).toContain('<meta name="robots" content="noindex"/>');
+    expect(logs.filter((line) => line.level >= 50)).toEqual([]);
+  });
+
+  test('signing in shows the name in the root layout, on the next page', async () => {
     const { app: server } = guestbook();
-    await request(server).get('/guestbook/42').expect(404);
+    expect((await request(server).get('/').expect(200)).text).toContain('>Sign in</a>');
+    const signedIn = await request(server).post('/sign-in').set(SAME_ORIGIN).type('form').send({ name: 'Ada' }).expect(303);
+    const home = await request(server).get('/').set('Cookie', cookieOf(signedIn)).expect(200);
+    expect(home.text.replaceAll('<!-- -->', '')).toContain('Signed in as Ada');
   });
 
   test('the admin page: 401 without a session, 403 for a reader, the figures for an admin', async () => {

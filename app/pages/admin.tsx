@@ -4,8 +4,6 @@ import type { PageHead } from '../../shared/head.ts';
 import { Link } from '../../shared/link.tsx';
 import type { ActionContext, LoadContext, LoadedData, PageProps } from '../../shared/route-definition.ts';
 import { forbidden, unauthorized } from '../../shared/status-helpers.ts';
-import { SiteHeader } from '../components/site-header.tsx';
-import '../styles/site.css';
 
 export const head: PageHead = { title: 'Admin', robots: 'noindex' };
 
@@ -26,7 +24,6 @@ export async function action({ context }: ActionContext) {
 export default function AdminPage({ data }: PageProps<LoadedData<typeof load>>) {
   return (
     <>
-      <SiteHeader />
       <main className="app-main">
         <h1>Admin</h1>
         <p id="admin-summary">

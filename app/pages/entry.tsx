@@ -3,9 +3,7 @@ import { Link } from '../../shared/link.tsx';
 import type { LoadContext, LoadedData, PageProps, RouteParams } from '../../shared/route-definition.ts';
 import { useLoaderData, useParams } from '../../shared/route-hooks.tsx';
 import { notFound } from '../../shared/status-helpers.ts';
-import { SiteHeader } from '../components/site-header.tsx';
-import '../styles/site.css';
-import '../guestbook/guestbook.css';
+import { RouteErrorDetail } from '../components/route-error-detail.tsx';
 
 export async function load({ params, context }: LoadContext) {
   const entry = await context.guestbook.find(params.id ?? '');
@@ -31,7 +29,6 @@ export default function EntryPage(_props: PageProps<Data>) {
   const { id } = useParams<'/guestbook/:id'>();
   return (
     <>
-      <SiteHeader />
       <main className="app-main guestbook">
         <h1>{entry.name} wrote</h1>
         <p className="entry-number">Entry {id}</p>
@@ -41,5 +38,15 @@ export default function EntryPage(_props: PageProps<Data>) {
         </p>
       </main>
     </>
+  );
+}
+
+/** An entry that does not exist (404) or could not be read: said in the entry's place, inside the guest book's section. */
+export function ErrorBoundary() {
+  return (
+    <main className="app-main guestbook">
+      <h1>No such entry</h1>
+      <RouteErrorDetail />
+    </main>
   );
 }

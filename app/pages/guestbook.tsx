@@ -1,24 +1,17 @@
-import { Suspense, use } from 'react';
 import { invalid, redirect, type InvalidData } from '../../shared/action-helpers.ts';
 import { Form } from '../../shared/form.tsx';
 import type { PageHead } from '../../shared/head.ts';
 import { Link } from '../../shared/link.tsx';
 import { useNavigationState } from '../../shared/navigation.ts';
 import type { ActionContext, LoadContext, LoadedData, PageProps } from '../../shared/route-definition.ts';
-import { SiteHeader } from '../components/site-header.tsx';
 import { TextField } from '../components/text-field.tsx';
-import type { Entry, GuestbookStats } from '../guestbook/store.server.ts';
-import '../styles/site.css';
-import '../guestbook/guestbook.css';
+import type { Entry } from '../guestbook/store.server.ts';
 
-export const head: PageHead = { title: 'Guest book', description: 'Leave a word for the next visitor.' };
+/** The section layout's title and description (app/layouts/guestbook.tsx) are this page's. */
+export const head: PageHead = {};
 
 export async function load({ context }: LoadContext) {
-  return {
-    entries: await context.guestbook.list(),
-    // Not awaited: the list goes out at once, the statistic streams in when it is ready.
-    stats: context.guestbook.stats(),
-  };
+  return { entries: await context.guestbook.list() };
 }
 
 interface Fields {
@@ -46,15 +39,6 @@ export async function action({ body, context }: ActionContext) {
   redirect(`/guestbook/${entry.id}`);
 }
 
-function Stats({ stats }: { readonly stats: Promise<GuestbookStats> }) {
-  const { entries, authors } = use(stats);
-  return (
-    <p id="guestbook-stats">
-      {entries} {entries === 1 ? 'entry' : 'entries'} by {authors} {authors === 1 ? 'author' : 'authors'}
-    </p>
-  );
-}
-
 function EntryItem({ entry }: { readonly entry: Entry }) {
   return (
     <li>
@@ -73,12 +57,8 @@ export default function GuestbookPage({ data, actionData }: PageProps<LoadedData
   const errors = failed?.errors ?? {};
   return (
     <>
-      <SiteHeader />
       <main className="app-main guestbook">
         <h1>Guest book</h1>
-        <Suspense fallback={<p id="guestbook-stats">Counting entries…</p>}>
-          <Stats stats={data.stats} />
-        </Suspense>
         {data.entries.length === 0 ? (
           <p>No entries yet: be the first.</p>
         ) : (

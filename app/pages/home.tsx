@@ -1,8 +1,6 @@
 import { APP_NAME } from '../../shared/app-info.ts';
 import type { PageHead } from '../../shared/head.ts';
 import type { PageProps } from '../../shared/route-definition.ts';
-import { SiteHeader } from '../components/site-header.tsx';
-import '../styles/site.css';
 
 export const head: PageHead = {
   title: 'Home',
@@ -13,7 +11,6 @@ export const head: PageHead = {
 export default function HomePage(_props: PageProps) {
   return (
     <>
-      <SiteHeader />
       <main className="app-main">
         <h1>{APP_NAME}</h1>
         <p>The server streamed this page and the browser hydrated it.</p>

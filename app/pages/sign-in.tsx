@@ -2,9 +2,7 @@ import { invalid, redirect, type InvalidData } from '../../shared/action-helpers
 import { Form } from '../../shared/form.tsx';
 import type { PageHead } from '../../shared/head.ts';
 import type { ActionContext, PageProps } from '../../shared/route-definition.ts';
-import { SiteHeader } from '../components/site-header.tsx';
 import { TextField } from '../components/text-field.tsx';
-import '../styles/site.css';
 
 export const head: PageHead = { title: 'Sign in', robots: 'noindex' };
 
@@ -30,7 +28,6 @@ export default function SignInPage({ actionData }: PageProps) {
   const error = failed?.errors.name;
   return (
     <>
-      <SiteHeader />
       <main className="app-main">
         <h1 id="sign-in-heading">Sign in</h1>
         <Form method="post" aria-labelledby="sign-in-heading" noValidate>

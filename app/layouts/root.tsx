@@ -1,0 +1,23 @@
+import type { LoadContext } from '../../shared/route-definition.ts';
+import { Outlet, useLoaderData } from '../../shared/route-hooks.tsx';
+import { SiteHeader } from '../components/site-header.tsx';
+import '../styles/site.css';
+
+/** Who is signed in, for the header: loaded again after every post, so signing in or out shows at once. */
+export function load({ context }: LoadContext) {
+  return { visitor: context.session.get('visitor') ?? null };
+}
+
+/** The root layout: the site's header and footer around every page of the app. */
+export default function RootLayout() {
+  const { visitor } = useLoaderData<typeof load>();
+  return (
+    <>
+      <SiteHeader visitor={visitor} />
+      <Outlet />
+      <footer className="app-footer">
+        <p>Streamed by React 19 from Express 5.</p>
+      </footer>
+    </>
+  );
+}
