@@ -227,6 +227,9 @@ function isMeta(value: unknown): value is PageDataMeta {
   return typeof value === 'object' && value !== null && 'route' in value && 'head' in value && 'assets' in value;
 }
 
+/** Where each view was scrolled when it was left, by its history key: restored when history comes back to it. */
+const scrolls = new Map<number, readonly [number, number]>();
+
 function saveScroll(): void {
   history.replaceState({ ...(history.state ?? {}), scroll: [scrollX, scrollY] }, '');
 }
@@ -439,7 +442,10 @@ function onPopState(event: PopStateEvent): void {
   const state: unknown = event.state;
   const key = typeof state === 'object' && state !== null && 'key' in state && typeof state.key === 'number' ? state.key : undefined;
   const scroll = typeof state === 'object' && state !== null && 'scroll' in state && Array.isArray(state.scroll) ? state.scroll : undefined;
-  const restore: readonly [number, number] | undefined = scroll === undefined ? undefined : [Number(scroll[0]), Number(scroll[1])];
+  // The page being left keeps its scroll for a later forward or back: the browser has changed
+  // the address but not yet the scroll, which is still that page's.
+  if (current !== undefined) scrolls.set(current.key, [scrollX, scrollY]);
+  const restore: readonly [number, number] | undefined = (key === undefined ? undefined : scrolls.get(key)) ?? (scroll === undefined ? undefined : [Number(scroll[0]), Number(scroll[1])]);
   const saved = key === undefined ? undefined : kept.get(key);
   const url = new URL(location.href);
   if (saved !== undefined) {

@@ -85,18 +85,23 @@ describe('layouts in Chromium', () => {
     await context.close();
   });
 
-  test('back and forward restore the pages inside the layouts, and the scroll', async () => {
-    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME, viewport: { width: 800, height: 300 } });
+  test('back and forward restore the pages inside the kept layouts, and the scroll of each', async () => {
+    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME, viewport: { width: 800, height: 400 } });
     const { page, problems } = await watchedPage(context);
     await page.goto(`${session.server.origin}/layouts/one`);
     await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
     await page.fill('#shell-input', 'across history');
     await page.click('#to-two');
     await page.waitForSelector('h1:text-is("Page two")');
+    await page.evaluate(() => scrollTo(0, 900));
+    await expect.poll(() => page.evaluate(() => scrollY)).toBe(900);
     await page.goBack();
     await page.waitForSelector('h1:text-is("Page one")');
+    await expect.poll(() => page.evaluate(() => scrollY)).toBe(0);
     await page.goForward();
     await page.waitForSelector('h1:text-is("Page two")');
+    await expect.poll(() => page.evaluate(() => scrollY)).toBe(900);
+    // The layouts stayed through both moves.
     expect(await page.inputValue('#shell-input')).toBe('across history');
     expect(problems).toEqual([]);
     await context.close();

@@ -77,6 +77,7 @@ function counting() {
               path: '/in/:name',
               head: { title: 'Inner' },
               component: ({ data, params }) => <main>{`PAGE ${String(data)} ${params.name}`}</main>,
+              action: () => ({ posted: true }),
               load: ({ params }) => {
                 pageStarted();
                 counts.page += 1;
@@ -158,6 +159,23 @@ describe('layouts', () => {
     expect(counts).toEqual({ shell: 1, section: 1, page: 2 });
     expect(kept.text.match(/kept/g)).toHaveLength(2);
     expect(kept.text).toContain('loaded-b');
+  });
+
+  test('after a post every level loads again, whatever the browser asked to keep, so what the action changed shows everywhere', async () => {
+    const { table, counts } = counting();
+    const pages = asHydrating(table);
+    const { app } = buildApp(pages.routes, { assets: pages.assets });
+    const posted = await request(app)
+      .post('/in/a')
+      .set(NAVIGATION)
+      .set('X-Navigation-Keep', 'shell,section')
+      .set('Sec-Fetch-Site', 'same-origin')
+      .type('form')
+      .send({ name: 'x' })
+      .expect(200);
+    expect(counts).toEqual({ shell: 1, section: 1, page: 1 });
+    expect(posted.text).not.toContain('kept');
+    expect(posted.text).toContain('posted:!0');
   });
 
   test('a page whose load fails shows the nearest ErrorBoundary inside the layouts above it, with the 500 status and one error line carrying its digest', async () => {

@@ -1,5 +1,6 @@
 import type { PageHead } from '../../../../shared/head.ts';
 import { useLoaderData } from '../../../../shared/route-hooks.tsx';
+import { Filler } from '../nav-a.tsx';
 
 export const head: PageHead = { title: 'One' };
 
@@ -12,6 +13,7 @@ export default function One() {
   return (
     <main>
       <h1>Page {page}</h1>
+      <Filler from={page} />
     </main>
   );
 }
