@@ -4,7 +4,8 @@ import { type InvalidData, invalid } from '../../shared/action-helpers.ts';
 import { data } from '../../shared/responses.ts';
 import type { ActionContext, LoadContext } from '../../shared/route-definition.ts';
 import { defineRoute } from '../../shared/route-definition.ts';
-import { type ActionDataOf, type PathParams, useActionData, useLoaderData, useParams } from '../../shared/route-hooks.tsx';
+import type { useRouteError } from '../../shared/route-errors.tsx';
+import { type ActionDataOf, type PathParams, useActionData, useLoaderData, useParams, type useRouteLoaderData } from '../../shared/route-hooks.tsx';
 import { renderToString } from 'react-dom/server';
 import { buildApp } from '../support/build-app.ts';
 
@@ -59,5 +60,8 @@ describe('the route hooks', () => {
     // biome-ignore lint/complexity/noBannedTypes: the empty object type is exactly what a path without parameters gives
     expectTypeOf<PathParams<'/'>>().toEqualTypeOf<{}>();
     expectTypeOf<PathParams<string>>().toEqualTypeOf<Readonly<Record<string, string>>>();
+    // A parent's data by id: typed from its load, and undefined when that route is not on the screen.
+    expectTypeOf<ReturnType<typeof useRouteLoaderData<typeof load>>>().toEqualTypeOf<{ title: string; at: Date } | undefined>();
+    expectTypeOf<ReturnType<typeof useRouteError>>().toEqualTypeOf<unknown>();
   });
 });
