@@ -73,6 +73,12 @@ export const NAVIGATION_SCOPE_HEADER = 'x-navigation-scope';
 /** The request header naming the layouts, by id, whose data the browser has on the screen and keeps (server/render/branch-loads.ts). */
 export const NAVIGATION_KEEP_HEADER = 'x-navigation-keep';
 
+/**
+ * The request header of a fetcher's post (shared/fetcher.tsx): the answer is the action's result
+ * alone, as data lines, and no load of the page runs; the browser keeps the page on the screen.
+ */
+export const NAVIGATION_FETCHER_HEADER = 'x-navigation-fetcher';
+
 /** Scopes the browser may ask for: short, and nothing a script could break out of. */
 export const NAVIGATION_SCOPE = /^[a-z][a-z0-9]{0,15}$/;
 

@@ -12,7 +12,8 @@ export interface PageDataResponse {
   readonly status: number;
   /** The page's own headers and Cache-Control, as on its document (document-headers.ts). */
   readonly own: OwnHeaders;
-  readonly meta: PageDataMeta;
+  /** Which page and head; none for a fetcher's post, answered with the action's result alone (fetcher-answer.ts). */
+  readonly meta: PageDataMeta | undefined;
   /** The page's data as the document would embed it; deferred values are promises. */
   readonly value: unknown;
   readonly compression: boolean;
@@ -126,7 +127,7 @@ export function sendPageData(req: Request, res: Response, { status, own, meta, v
   });
   const encoding = setHeaders(req, res, status, own, compression);
   writer = createLineWriter(encoding === undefined ? res : compressInto(res, encoding));
-  writer.line(meta);
+  if (meta !== undefined) writer.line(meta);
   writer.line(stream.initial);
   if (settled) writer.end();
 }

@@ -8,6 +8,7 @@ import { bootstrapScript, type ClientAssets } from './client-assets.ts';
 import { fixedDataScript } from './data-stream.ts';
 import { DeferredDataError } from './deferred-data.ts';
 import { streamDocument, type DocumentRoute, type DocumentSettings } from './document-answer.tsx';
+import { fetcherPost, sendFetcherAnswer } from './fetcher-answer.ts';
 import { sendPageData } from './page-data-response.ts';
 import { createPageHeads } from './page-head.ts';
 import { PageLifecycle } from './page-lifecycle.ts';
@@ -60,6 +61,7 @@ function sendNavigationData(
  * One route's pages (docs/rendering.md). Per request: a PageLifecycle bounds it and hears the
  * client leave; preparePage runs `load` and shapes the data; then either the document streams
  * (document-answer.tsx) or, for an in-place navigation, the data alone (page-data-response.ts).
+ * A fetcher's post gets its action's result alone, without any load (fetcher-answer.ts).
  */
 export function createPageHandler(routeDefinition: PageRouteDefinition, options: PageHandlerOptions): RequestHandler {
   const { renderTimeoutMs, data: dataSettings, document, client } = options;
@@ -93,6 +95,13 @@ export function createPageHandler(routeDefinition: PageRouteDefinition, options:
     const started = performance.now();
     res.locals.routePattern = route.path;
     const lifecycle = new PageLifecycle(req, res, route.path, renderTimeoutMs);
+    const scope = navigationScope(req);
+    const fetched = scope === undefined ? undefined : fetcherPost(req, res);
+    if (scope !== undefined && fetched !== undefined) {
+      // A fetcher's post: the action's result alone, no load (fetcher-answer.ts).
+      sendFetcherAnswer(req, res, { route: route.path, action: fetched, lifecycle, scope, development: dataSettings.development, compression: document.compression });
+      return;
+    }
     const page = await preparePage(routeDefinition, req, res, lifecycle, prepare);
     if (page === undefined) return;
     lifecycle.stopsDeferred((digest) => {
@@ -100,7 +109,6 @@ export function createPageHandler(routeDefinition: PageRouteDefinition, options:
       page.deferred.rejectPending(new DeferredDataError(digest));
       return true;
     });
-    const scope = navigationScope(req);
     if (scope !== undefined) {
       lifecycle.enter('streaming');
       sendNavigationData(page, route, req, res, scope, document.compression);
