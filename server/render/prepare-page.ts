@@ -65,26 +65,7 @@ export async function runLoad(
   if (load === undefined) return undefined;
   const signal = lifecycle.loadSignal;
   const context = settings.getLoadContext === undefined ? NO_APP_CONTEXT : await untilAborted(settings.getLoadContext(req, res), signal);
-  return settleLoad(() => load(createLoadContext(req, { params, signal, context, publicOrigin: settings.publicOrigin })), signal);
-}
-
-/**
- * Runs a `load` now. What it returned at once has nothing left to wait for: only a promise
- * races the signal, since an abort listener for every load costs every page microseconds. A
- * load that throws before its first await gives a rejection, failing its own level only.
- */
-function settleLoad(run: () => unknown, signal: AbortSignal): unknown {
-  let result: unknown;
-  try {
-    result = run();
-  } catch (error) {
-    result = Promise.reject(error);
-  }
-  return signal.aborted || isThenable(result) ? untilAborted(result, signal) : result;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && 'then' in value && typeof value.then === 'function';
+  return untilAborted(load(createLoadContext(req, { params, signal, context, publicOrigin: settings.publicOrigin })), signal);
 }
 
 /**
@@ -121,7 +102,9 @@ async function runBranchLoads(
       const isPage = index === levels.length - 1;
       const { load } = level;
       if (load === undefined || (!isPage && kept.has(route.layouts?.[index]?.id ?? ''))) return undefined;
-      return settleLoad(() => load(createLoadContext(req, { params: isPage ? params : NO_PARAMS, signal, context, publicOrigin })), signal);
+      // A load that throws before its first await fails its own level, not the others.
+      const loading = new Promise((resolve) => resolve(load(createLoadContext(req, { params: isPage ? params : NO_PARAMS, signal, context, publicOrigin }))));
+      return untilAborted(loading, signal);
     }),
   );
 }
