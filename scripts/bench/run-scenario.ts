@@ -36,8 +36,8 @@ export function scenarioPath(scenario: Scenario, assetPath: string): string {
   return typeof scenario.path === 'function' ? scenario.path(assetPath) : scenario.path;
 }
 
-/** Each server must really serve its page before its speed means anything. */
-async function verify(server: BenchServer, path: string, expectedStatus: number, marker: Marker): Promise<void> {
+/** Each server must really serve its page before its speed means anything. Resolves the answer's size in bytes, as sent (no compression asked for). */
+async function verify(server: BenchServer, path: string, expectedStatus: number, marker: Marker): Promise<number> {
   const { status, body } = await httpGet(`${server.origin}${path}`, 10_000);
   const markers = (typeof marker === 'string' ? [marker] : marker).filter((text) => text !== '');
   if (status !== expectedStatus || !markers.every((text) => body.includes(text))) {
@@ -45,6 +45,7 @@ async function verify(server: BenchServer, path: string, expectedStatus: number,
       `${server.name} answered GET ${path} with ${status} (expected ${expectedStatus}${markers.map((text) => ` and ${text.startsWith('"') ? text : `"${text}"`}`).join('')})`,
     );
   }
+  return Buffer.byteLength(body);
 }
 
 /**
@@ -71,7 +72,10 @@ export async function runScenario(scenario: Scenario, specs: Readonly<Record<Ser
 
     for (const contender of contenders) {
       const server = running.get(contender.id);
-      if (server !== undefined) await verify(server, pathOf(contender), scenario.expectedStatus, contender.marker ?? scenario.marker);
+      if (server === undefined) continue;
+      const bytes = await verify(server, pathOf(contender), scenario.expectedStatus, contender.marker ?? scenario.marker);
+      // Two pages compared as the same page (deferred-200, layouts-200) should weigh about the same.
+      settings.progress(`${scenario.id.padEnd(13)} ${(contender.label ?? server.name).padEnd(24)} GET ${pathOf(contender)}: ${bytes.toLocaleString('en-US')} bytes`);
     }
     if (settings.warmupSeconds > 0) {
       for (const contender of contenders) await load(contender, settings.warmupSeconds);

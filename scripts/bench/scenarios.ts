@@ -1,4 +1,5 @@
 import type { ServerKey } from './bench-servers.ts';
+import { FLAT_PATH, LAYOUTS_MARKER, LAYOUTS_PATH, SECTION_MARKER } from './layouts-fixture.ts';
 import { DEFERRED_MARKER, DEFERRED_PATH, SUSPENSE_MARKER, SUSPENSE_PATH } from './suspense-fixture.ts';
 
 /** Text an answer must contain; with several, all of them. */
@@ -110,6 +111,19 @@ export const SCENARIOS: readonly Scenario[] = [
     subject: { id: 'deferred', server: 'product-fixture', label: 'fixture: deferred value' },
     others: [{ id: 'local-promise', server: 'product-fixture', path: SUSPENSE_PATH, marker: SUSPENSE_MARKER, label: 'fixture: local promise' }],
     comparison: { baseline: 'local-promise', p99: true },
+  },
+  {
+    // No wait to hide behind: the same markup with and without two layouts, so every cost of theirs shows.
+    id: 'layouts-200',
+    label: 'two layouts, 200 conn',
+    path: LAYOUTS_PATH,
+    connections: 200,
+    expectedStatus: 200,
+    // The page's part and the section's, written by the layouts in one and by the page in the other.
+    marker: [LAYOUTS_MARKER, SECTION_MARKER],
+    subject: { id: 'layouts', server: 'product-fixture', label: 'fixture: two layouts' },
+    others: [{ id: 'flat', server: 'product-fixture', path: FLAT_PATH, label: 'fixture: flat page' }],
+    comparison: { baseline: 'flat', p99: true },
   },
   {
     id: '404',

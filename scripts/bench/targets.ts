@@ -27,7 +27,7 @@ function subjectRow(rows: readonly TableRow[], scenario: string): TableRow | und
 }
 
 /**
- * The server's targets, the deferred-data page's, and Lighthouse's (mobile, simulated throttling,
+ * The server's targets, the deferred-data and layouts pages', and Lighthouse's (mobile, simulated throttling,
  * medians of the runs). Peak RSS is judged on the product's worst scenario: the highest ratio to
  * the bare React server measured beside it.
  */
@@ -47,11 +47,12 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
     check('suspense@50 req/s vs node:http React', subjectRow(rows, 'suspense-50')?.ratios.requestsPerSecond, 'at least', 0.97),
     check('static asset req/s vs node:http bytes', subjectRow(rows, 'static')?.ratios.requestsPerSecond, 'at least', 0.8),
     check('deferred@200 req/s vs local-promise page', subjectRow(rows, 'deferred-200')?.ratios.requestsPerSecond, 'at least', 0.95),
+    check('layouts@200 req/s vs the same page flat', subjectRow(rows, 'layouts-200')?.ratios.requestsPerSecond, 'at least', 0.95),
     check('peak RSS vs node:http React (worst scenario)', rssRatios.length === 0 ? undefined : Math.max(...rssRatios), 'at most', 1.3),
     check('cold start vs node:http React', report.coldStart.find((row) => row.ratio !== undefined)?.ratio, 'at most', 1.5),
     check('/ first-load gzip over smallest bundle, navigation aside (bytes)', withoutNavigation?.gzipOverSmallest, 'at most', FIRST_LOAD_ALLOWANCE_BYTES),
     check(
-      'navigation and forms, first-load gzip (bytes)',
+      'navigation, links, forms, layouts, error boundaries and fetchers, first-load gzip (bytes)',
       home === undefined || withoutNavigation === undefined ? undefined : home.gzipBytes - withoutNavigation.gzipBytes,
       'at most',
       NAVIGATION_ALLOWANCE_BYTES,
