@@ -28,7 +28,7 @@ const STATUS_PAGES = [
 export async function measurePageWeights(product: BenchServer, clientDir: string): Promise<PageWeights> {
   const pages: PageWeight[] = [
     { page: '/ (home)', weight: await firstLoadJavaScript(clientDir, '/') },
-    { page: '/ without navigation, forms, layouts, boundaries', weight: await firstLoadWithoutNavigation(APP_ROUTES, '/') },
+    { page: '/ without navigation, forms, layouts, fetchers', weight: await firstLoadWithoutNavigation(APP_ROUTES, '/') },
   ];
   for (const { page, method, path, status } of STATUS_PAGES) {
     const res = await httpGet(`${product.origin}${path}`, 10_000, method);
