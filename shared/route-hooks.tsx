@@ -19,8 +19,8 @@ export interface RouteValues {
 
 export const RouteValuesContext = createContext<RouteValues | undefined>(undefined);
 
-/** Every route on the screen by id (layouts' ids, the page's path), for `useRouteLoaderData(id)`. */
-export const RouteDataContext = createContext<ReadonlyMap<string, unknown>>(new Map());
+/** Every route on the screen, outermost first, with its id (layouts' ids, the page's path), for `useRouteLoaderData(id)`. */
+export const RouteDataContext = createContext<readonly { readonly id: string; readonly data: unknown }[]>([]);
 
 /** Where a layout shows the route inside it (React Router's `<Outlet />`). */
 export function Outlet(): ReactNode {
@@ -47,7 +47,7 @@ export type ActionDataOf<Action extends AnyFunction> =
 
 /** The data of a route on the screen, by its id (a layout's `id`, a page's path), typed from its `load`; `undefined` when it is not on the screen. */
 export function useRouteLoaderData<Load extends AnyFunction>(id: string): LoadedData<Load> | undefined {
-  return use(RouteDataContext).get(id) as LoadedData<Load> | undefined;
+  return use(RouteDataContext).find((route) => route.id === id)?.data as LoadedData<Load> | undefined;
 }
 
 /** The data of the nearest route (the page's in a page, the layout's in a layout), typed from its `load`: `useLoaderData<typeof load>()`. */

@@ -72,5 +72,6 @@ export function RouteTree({ levels, params, actionData, failure, viewKey, onBoun
     }
     element = <RouteValuesContext value={{ id: level.id, data: level.data, params, actionData: isPage ? actionData : undefined, outlet: element }}>{content}</RouteValuesContext>;
   }
-  return <RouteDataContext value={new Map(levels.map((level) => [level.id, level.data]))}>{element}</RouteDataContext>;
+  // The levels themselves: nothing to build per render for the rare `useRouteLoaderData`.
+  return <RouteDataContext value={levels}>{element}</RouteDataContext>;
 }

@@ -1,11 +1,12 @@
 import type { ReactElement } from 'react';
 import { APP_NAME } from '../../shared/app-info.ts';
 import { AppRoot } from '../../shared/app-root.tsx';
-import HomePage from '../../app/pages/home.tsx';
+import { routes as appRoutes } from '../../app/routes.ts';
 import { bootstrapScript, loadClientAssets, type ClientAssets } from '../../server/render/client-assets.ts';
 import { createDataStream } from '../../server/render/data-stream.ts';
-import { resolveHead, type HeadUrls } from '../../shared/head.ts';
-import { head as homeHead } from '../../app/pages/home.tsx';
+import { headWithinLayouts, resolveHead, type HeadUrls } from '../../shared/head.ts';
+import { flattenRoutes, isResourceRoute } from '../../shared/route-definition.ts';
+import { RouteTree, type BranchLevel } from '../../shared/route-tree.tsx';
 import { PageDocument, type PageStylesheet } from '../../server/render/page-document.tsx';
 import { StatusDocument } from '../../server/errors/status-document.tsx';
 import { statusMessage } from '../../shared/http-error.ts';
@@ -32,19 +33,41 @@ function stylesheetsOf(client: ClientAssets, styles: readonly string[]): PageSty
   return styles.map((href) => ({ href, css: client.inlineStyles.get(href) }));
 }
 
-/** `/` as the product renders it: the document, the embedded data and the page's modules. */
+/** What the app's root layout's `load` gives a visitor without a session (app/layouts/root.tsx). */
+const NO_VISITOR = { visitor: null };
+
+/**
+ * `/` as the product renders it: the app's home inside its layouts, the document, the embedded
+ * data (the layouts' too) and the page's modules. The layouts' data is what their loads give a
+ * visitor without a session; the baselines run no load.
+ */
 export function homeTree(clientDir: string): HomeTree {
   const client = loadClientAssets(clientDir);
   const assets = client.routes.get('/');
-  if (assets === undefined) throw new Error(`${clientDir}: the client build has no route "/"`);
-  // What the product writes for a route without `load` and without parameters.
-  const dataScript = createDataStream({ data: undefined, params: {} }, { onScript: () => undefined, onDone: () => undefined, onError: () => undefined }).initial;
+  const home = flattenRoutes(appRoutes).find((route) => route.path === '/');
+  if (assets === undefined || home === undefined || isResourceRoute(home)) throw new Error(`${clientDir}: the client build has no route "/"`);
+  const layouts = home.layouts ?? [];
+  const levels: BranchLevel[] = [
+    ...layouts.map(({ id, component, ErrorBoundary }) => ({ id, Component: component, ErrorBoundary, data: NO_VISITOR })),
+    { id: '/', Component: home.component, ErrorBoundary: home.ErrorBoundary, data: undefined },
+  ];
+  const pageData = { data: undefined, params: {}, ...(layouts.length === 0 ? {} : { route: '/', layouts: layouts.map(({ id }) => ({ id, data: NO_VISITOR })) }) };
+  const dataScript = createDataStream(pageData, { onScript: () => undefined, onDone: () => undefined, onError: () => undefined }).initial;
+  const declared = typeof home.head === 'function' ? {} : (home.head ?? {});
+  const head = resolveHead(
+    headWithinLayouts(
+      layouts.map((layout) => layout.head),
+      declared,
+    ),
+    { name: APP_NAME },
+    NO_PUBLIC_ORIGIN,
+  );
   return {
     bootstrapScriptContent: bootstrapScript(assets),
     element: () => (
-      <PageDocument head={resolveHead(homeHead, { name: APP_NAME }, NO_PUBLIC_ORIGIN)} nonce={BASELINE_NONCE} styles={stylesheetsOf(client, assets.styles)} dataScript={dataScript}>
+      <PageDocument head={head} nonce={BASELINE_NONCE} styles={stylesheetsOf(client, assets.styles)} dataScript={dataScript}>
         <AppRoot>
-          <HomePage data={undefined} params={{}} />
+          <RouteTree levels={levels} params={{}} actionData={undefined} viewKey={0} />
         </AppRoot>
       </PageDocument>
     ),
