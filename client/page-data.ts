@@ -37,14 +37,19 @@ function isEmbeddedPageData(value: unknown): value is EmbeddedPageData {
   return typeof value === 'object' && value !== null && 'params' in value;
 }
 
+/** The value the server's data scripts built in `self.$R[scope][0]` (server/render/data-stream.ts). */
+export function valueIn(scope: string): unknown {
+  const scopes: unknown = Reflect.get(globalThis, '$R');
+  const values: unknown = typeof scopes === 'object' && scopes !== null ? Reflect.get(scopes, scope) : undefined;
+  return Array.isArray(values) ? values[0] : undefined;
+}
+
 /**
  * A page's data as the server's first data script left it in `self.$R[scope][0]`
  * (server/render/data-stream.ts): deferred values are promises that later scripts settle.
  */
 export function pageDataIn(scope: string): EmbeddedPageData | undefined {
-  const scopes: unknown = Reflect.get(globalThis, '$R');
-  const values: unknown = typeof scopes === 'object' && scopes !== null ? Reflect.get(scopes, scope) : undefined;
-  const root: unknown = Array.isArray(values) ? values[0] : undefined;
+  const root = valueIn(scope);
   if (!isEmbeddedPageData(root)) return undefined;
   trackPromises(root.data);
   return root;

@@ -2,10 +2,19 @@ import { startTransition, useEffect, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import type { ResolvedHead } from '../shared/head.ts';
 import { statusMessage } from '../shared/http-error.ts';
-import { installNavigator, NAVIGATION_HEADER, NAVIGATION_KEEP_HEADER, NAVIGATION_REDIRECT_HEADER, NAVIGATION_SCOPE_HEADER, setNavigationState } from '../shared/navigation.ts';
+import {
+  installNavigator,
+  NAVIGATION_FETCHER_HEADER,
+  NAVIGATION_HEADER,
+  NAVIGATION_KEEP_HEADER,
+  NAVIGATION_REDIRECT_HEADER,
+  NAVIGATION_SCOPE_HEADER,
+  setNavigationState,
+  type FetcherAnswer,
+} from '../shared/navigation.ts';
 import type { ClientRoute, EmbeddedPageData, LayoutData, PageDataMeta } from '../shared/page-data.ts';
 import { applicationErrorMessage, StatusView } from '../shared/status-view.tsx';
-import { pageDataIn } from './page-data.ts';
+import { pageDataIn, valueIn } from './page-data.ts';
 import type { RouteModule, View } from './view.ts';
 
 /** A navigation slower than this shows the progress bar; a faster one never flashes it. */
@@ -24,6 +33,8 @@ let showView: ((view: View) => void) | undefined;
 let current: View | undefined;
 let nextKey = 1;
 let inFlight: AbortController | undefined;
+/** The in-flight request when it is a revalidation (Navigator.revalidate), which a navigation replaces but never the other way round. */
+let refreshing: AbortController | undefined;
 let routes: ReadonlyArray<ClientRoute & { readonly pattern: RegExp }> = [];
 let nonce = '';
 const kept = new Map<number, { readonly view: View; readonly title: string; readonly head: ResolvedHead | undefined; readonly styles?: readonly string[] | undefined }>();
@@ -148,6 +159,8 @@ interface Arrival {
   readonly scroll?: readonly [number, number] | undefined;
   readonly hash: string;
   readonly announce: boolean;
+  /** A revalidation: the page keeps its scroll and focus, and this hears that it is on the screen. */
+  readonly shown?: (() => void) | undefined;
 }
 let arrival: Arrival | undefined;
 
@@ -168,7 +181,8 @@ function fragmentId(hash: string): string {
 function afterShow(): void {
   const done = arrival;
   arrival = undefined;
-  if (done === undefined) return;
+  done?.shown?.();
+  if (done === undefined || done.shown !== undefined) return;
   const target = done.hash === '' ? null : document.getElementById(fragmentId(done.hash));
   if (done.scroll !== undefined) scrollTo(done.scroll[0], done.scroll[1]);
   else if (target !== null) target.scrollIntoView();
@@ -198,7 +212,7 @@ function commit(view: View, title: string, head: ResolvedHead | undefined, next:
   };
   kept.set(view.key, { view, title, head, styles });
   if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value ?? 0);
-  if (typeof document.startViewTransition === 'function' && !matchMedia('(prefers-reduced-motion: reduce)').matches) {
+  if (next.shown === undefined && typeof document.startViewTransition === 'function' && !matchMedia('(prefers-reduced-motion: reduce)').matches) {
     document.startViewTransition(() => flushSync(show));
   } else {
     startTransition(show);
@@ -236,18 +250,26 @@ function saveScroll(): void {
 
 const prefetched = new Map<string, { readonly at: number; readonly scope: string; readonly response: Promise<Response> }>();
 
-/**
- * Asks for a page's data; its scripts write into their own scope, so no two pages' values mix.
- * `keep` names the layouts on the screen whose data is still good: the server sends none for them.
- */
-function request(url: URL, scope: string, signal: AbortSignal | undefined, init: RequestInit = {}, keep: readonly string[] = []): Promise<Response> {
+interface DataRequest {
+  readonly signal?: AbortSignal | undefined;
+  /** A form's fields, posted. */
+  readonly post?: URLSearchParams | undefined;
+  /** The layouts on the screen whose data is still good: the server sends none for them. */
+  readonly keep?: readonly string[];
+  /** A fetcher's post: the answer is the action's result alone (server/render/fetcher-answer.ts). */
+  readonly fetcher?: boolean;
+}
+
+/** Asks for a page's data; its scripts write into their own scope, so no two pages' values mix. */
+function request(url: URL, scope: string, { signal, post, keep = [], fetcher = false }: DataRequest): Promise<Response> {
   return fetch(url, {
-    ...init,
     signal: signal ?? null,
+    ...(post === undefined ? {} : { method: 'POST', body: post }),
     headers: {
       [NAVIGATION_HEADER]: 'data',
       [NAVIGATION_SCOPE_HEADER]: scope,
       ...(keep.length === 0 ? {} : { [NAVIGATION_KEEP_HEADER]: keep.join(',') }),
+      ...(fetcher ? { [NAVIGATION_FETCHER_HEADER]: '1' } : {}),
       accept: 'application/x-ndjson, application/json;q=0.9',
     },
   });
@@ -297,6 +319,21 @@ class CrossOriginRedirectError extends Error {
   }
 }
 
+/** Where an `X-Navigation-Redirect` sends the browser: on this origin only, whatever sent the header (the server never names another). */
+function redirectTarget(header: string): URL {
+  const target = new URL(header, location.href);
+  if (target.origin !== location.origin) throw new CrossOriginRedirectError(target);
+  return target;
+}
+
+/** Runs a data answer's scripts still to come, as they arrive: deferred values settle in place. */
+async function runScripts(stream: AsyncGenerator<unknown>, signal: AbortSignal): Promise<void> {
+  for await (const script of stream) {
+    if (signal.aborted) break;
+    if (typeof script === 'string') runScript(script);
+  }
+}
+
 /**
  * The view of a form post that failed once it was on its way: the client-side error page of
  * the root error boundary, reached as any exception reaches it (its page throws), so it has
@@ -326,17 +363,21 @@ interface Go {
   readonly hops?: number | undefined;
   /** Load every level again, layouts too: the page after a post, or after its redirect. */
   readonly revalidate?: boolean | undefined;
+  /** A revalidation of the page on the screen (Navigator.revalidate): shown in place, no pending state; called once it shows. */
+  readonly refresh?: (() => void) | undefined;
 }
 
 /** An in-place navigation: the page's data from the server, its code, then the new view. */
 async function go(url: URL, options: Go): Promise<void> {
+  const { refresh } = options;
   inFlight?.abort();
   const controller = new AbortController();
   inFlight = controller;
+  refreshing = refresh === undefined ? undefined : controller;
   const key = nextKey;
   nextKey += 1;
-  setNavigationState({ state: options.post === undefined ? 'loading' : 'submitting', location: url.href });
-  const progress = setTimeout(() => document.documentElement.classList.add('nav-pending'), PROGRESS_DELAY_MS);
+  if (refresh === undefined) setNavigationState({ state: options.post === undefined ? 'loading' : 'submitting', location: url.href });
+  const progress = refresh === undefined ? setTimeout(() => document.documentElement.classList.add('nav-pending'), PROGRESS_DELAY_MS) : undefined;
   const finish = () => {
     clearTimeout(progress);
     if (inFlight !== controller) return;
@@ -350,14 +391,11 @@ async function go(url: URL, options: Go): Promise<void> {
     prefetched.delete(url.href);
     const fresh = early !== undefined && Date.now() - early.at < PREFETCH_FRESH_MS ? early : undefined;
     const scope = fresh?.scope ?? `n${key}`;
-    const response = await (fresh?.response ??
-      request(url, scope, controller.signal, options.post === undefined ? {} : { method: 'POST', body: options.post }, keepable(url, revalidate)));
-    // An action or a load that redirected: go on to where it said, in place, as a new page; on this
-    // origin only, whatever sent the header (the server never names another).
+    const response = await (fresh?.response ?? request(url, scope, { signal: controller.signal, post: options.post, keep: keepable(url, revalidate) }));
+    // An action or a load that redirected: go on to where it said, in place, as a new page.
     const redirected = response.headers.get(NAVIGATION_REDIRECT_HEADER);
     if (redirected !== null) {
-      const target = new URL(redirected, location.href);
-      if (target.origin !== location.origin) throw new CrossOriginRedirectError(target);
+      const target = redirectTarget(redirected);
       finish();
       // A loop, or a target without code here (a resource route): the browser loads it in full.
       const hops = (options.hops ?? 0) + 1;
@@ -369,7 +407,7 @@ async function go(url: URL, options: Go): Promise<void> {
     landed.hash = url.hash;
     const type = response.headers.get('content-type') ?? '';
     const pushOrReplace = (state: object) => {
-      if (options.pop !== undefined) return;
+      if (options.pop !== undefined || refresh !== undefined) return;
       const replace = options.replace === true || landed.href === location.href;
       if (!replace) saveScroll();
       history[replace ? 'replaceState' : 'pushState']({ ...state, key }, '', landed.href);
@@ -404,25 +442,25 @@ async function go(url: URL, options: Go): Promise<void> {
     const page = sent === undefined ? undefined : withKeptLayouts(sent);
     if (modules === undefined || page === undefined || modules.length !== (page.layouts?.length ?? 0) + 1) throw new Error('no page');
     pushOrReplace({});
+    // A revalidation keeps the view's key: the page is not mounted afresh, its state and fields stay.
     commit(
-      { key, modules, page },
+      { key: refresh !== undefined && current !== undefined ? current.key : key, modules, page },
       meta.head.title,
       meta.head,
       {
         scroll: options.pop?.scroll,
         hash: landed.hash,
         announce: true,
+        shown: refresh,
       },
       styles,
     );
     finish();
     // Deferred values keep arriving on the same response.
-    for await (const script of stream) {
-      if (controller.signal.aborted) break;
-      if (typeof script === 'string') runScript(script);
-    }
+    await runScripts(stream, controller.signal);
   } catch (error) {
-    if (controller.signal.aborted) return;
+    // A revalidation that fails leaves the page as it was: what the action did is saved already.
+    if (controller.signal.aborted || refresh !== undefined) return;
     // A network failure, or an answer that is no page of ours: the browser loads it in full.
     if (options.post === undefined) {
       location.assign(url.href);
@@ -445,7 +483,8 @@ function onPopState(event: PopStateEvent): void {
   // The page being left keeps its scroll for a later forward or back: the browser has changed
   // the address but not yet the scroll, which is still that page's.
   if (current !== undefined) scrolls.set(current.key, [scrollX, scrollY]);
-  const restore: readonly [number, number] | undefined = (key === undefined ? undefined : scrolls.get(key)) ?? (scroll === undefined ? undefined : [Number(scroll[0]), Number(scroll[1])]);
+  const restore: readonly [number, number] | undefined =
+    (key === undefined ? undefined : scrolls.get(key)) ?? (scroll === undefined ? undefined : [Number(scroll[0]), Number(scroll[1])]);
   const saved = key === undefined ? undefined : kept.get(key);
   const url = new URL(location.href);
   if (saved !== undefined) {
@@ -455,6 +494,55 @@ function onPopState(event: PopStateEvent): void {
   }
   if (!stays(url)) location.reload();
   else void go(url, { pop: { key: key ?? 0, scroll: restore } });
+}
+
+/** The latest revalidation, which those it replaced wait for. */
+let latestRefresh: Promise<void> = Promise.resolve();
+
+/**
+ * Loads the page on the screen again after a fetcher's post (React Router's revalidation): a GET
+ * of the address's data with no layout kept, shown in place. A navigation under way brings a
+ * page loaded afresh anyway, and is left alone.
+ */
+function revalidate(): Promise<void> {
+  if (inFlight !== undefined && inFlight !== refreshing) return Promise.resolve();
+  const run = new Promise<void>((shown) => {
+    void go(new URL(location.href), { revalidate: true, refresh: shown }).finally(shown);
+  });
+  latestRefresh = run;
+  return settled(run);
+}
+
+/** Settles once the page shows the latest revalidation: one a newer one replaced waits for that one. */
+function settled(run: Promise<void>): Promise<void> {
+  return run.then(() => (run === latestRefresh ? undefined : settled(latestRefresh)));
+}
+
+/** A fetcher's request (Navigator.fetch): its answer rebuilt in a scope of its own, the page left as it is. */
+async function fetchData(url: URL, body: URLSearchParams | undefined, signal: AbortSignal): Promise<FetcherAnswer> {
+  const scope = `f${nextKey}`;
+  nextKey += 1;
+  const response = await request(url, scope, { signal, post: body, fetcher: body !== undefined });
+  const redirected = response.headers.get(NAVIGATION_REDIRECT_HEADER);
+  if (redirected !== null) {
+    // As React Router does: the action's redirect is a navigation, every level loaded afresh.
+    const target = redirectTarget(redirected);
+    if (stays(target)) return { navigation: go(target, { hops: 1, revalidate: true }) };
+    location.assign(target.href);
+    return { navigation: Promise.resolve() };
+  }
+  const type = response.headers.get('content-type') ?? '';
+  if (type.startsWith('application/json')) return { status: response.status, value: await response.json(), json: true };
+  if (!type.startsWith('application/x-ndjson')) throw new Error('not a page');
+  const stream = lines(response);
+  // A page's data comes after its meta line; a fetcher's post is answered with the value alone.
+  let script: unknown;
+  do script = (await stream.next()).value;
+  while (isMeta(script));
+  if (typeof script !== 'string') throw new Error('no page data');
+  runScript(script);
+  void runScripts(stream, signal).catch(() => undefined);
+  return { status: response.status, value: valueIn(scope), json: false };
 }
 
 let prefetching = 0;
@@ -532,10 +620,12 @@ export function startNavigation(initial: View, clientRoutes: readonly ClientRout
       limit((done) => {
         const scope = `p${nextKey}`;
         nextKey += 1;
-        const response = request(url, scope, undefined, {}, keepable(url, false));
+        const response = request(url, scope, { keep: keepable(url, false) });
         prefetched.set(url.href, { at: Date.now(), scope, response });
         response.then(done, done);
       });
     },
+    fetch: fetchData,
+    revalidate,
   });
 }

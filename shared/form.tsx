@@ -1,10 +1,15 @@
-import type { FormHTMLAttributes, ReactNode } from 'react';
+import type { FormEvent, FormHTMLAttributes, ReactNode } from 'react';
 import { currentNavigator, FORM_TOKEN_FIELD, useFormToken } from './navigation.ts';
 
 export interface FormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, 'method'> {
   /** `post` sends to the route's action; `get` is a plain search form. */
   readonly method?: 'get' | 'post';
   readonly children?: ReactNode;
+}
+
+/** The button that sent the form, whose name, value and `formaction` count. */
+export function submitterOf(event: FormEvent<HTMLFormElement>): HTMLElement | null {
+  return event.nativeEvent instanceof SubmitEvent && event.nativeEvent.submitter instanceof HTMLElement ? event.nativeEvent.submitter : null;
 }
 
 /**
@@ -22,8 +27,7 @@ export function Form({ method = 'post', children, onSubmit, ...rest }: FormProps
       onSubmit={(event) => {
         onSubmit?.(event);
         if (event.defaultPrevented || method !== 'post') return;
-        const submitter = event.nativeEvent instanceof SubmitEvent && event.nativeEvent.submitter instanceof HTMLElement ? event.nativeEvent.submitter : null;
-        if (currentNavigator()?.submit(event.currentTarget, submitter) === true) event.preventDefault();
+        if (currentNavigator()?.submit(event.currentTarget, submitterOf(event)) === true) event.preventDefault();
       }}
     >
       {method === 'post' && token !== undefined ? <input type="hidden" name={FORM_TOKEN_FIELD} value={token} /> : null}

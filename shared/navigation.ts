@@ -12,16 +12,44 @@ export interface Navigator {
   submit(form: HTMLFormElement, submitter: HTMLElement | null): boolean;
   /** Fetches a page's code (and, when asked, its data) ahead of a likely navigation. */
   prefetch(url: URL, data: boolean): void;
+  /**
+   * A fetcher's request (shared/fetcher.tsx), without navigating: a post (`body`), answered with
+   * the action's result alone, or a page's data. An action's redirect is followed as a navigation.
+   * Rejects when no answer of the app's came (the network, an answer cut short or foreign).
+   */
+  fetch(url: URL, body: URLSearchParams | undefined, signal: AbortSignal): Promise<FetcherAnswer>;
+  /** Loads the page on the screen again, every level, in place (same history entry, scroll and focus); settles once it shows. */
+  revalidate(): Promise<void>;
 }
 
+/** What a fetcher's request brought back (Navigator.fetch). */
+export type FetcherAnswer =
+  /** The action redirected: the runtime goes there as a navigation, which this settles with. */
+  | { readonly navigation: Promise<void> }
+  /**
+   * The page-data scope's value, built by its scripts (`{ actionData }` after a post, the page's
+   * data after a load), or JSON (`json`: a status page, or a resource route's value).
+   */
+  | { readonly status: number; readonly value: unknown; readonly json: boolean };
+
 let installed: Navigator | undefined;
+let settleInstalling: ((navigator: Navigator) => void) | undefined;
+const installing = new Promise<Navigator>((resolve) => {
+  settleInstalling = resolve;
+});
 
 export function installNavigator(navigator: Navigator): void {
   installed = navigator;
+  settleInstalling?.(navigator);
 }
 
 export function currentNavigator(): Navigator | undefined {
   return installed;
+}
+
+/** The runtime, once installed: a fetcher started while the page hydrates (in an effect) waits for it. */
+export function installedNavigator(): Promise<Navigator> {
+  return installing;
 }
 
 /** Where a navigation or a form submission stands, for pending indicators ("Saving…"). */

@@ -19,8 +19,8 @@ export const NAVIGATION_ALLOWANCE_BYTES = 7 * 1024;
 
 /**
  * Stand-ins for the navigation runtime, `<Link>`, `<Form>`, the layouts' route tree (a page
- * alone, with its values for the hooks) and the routes' error boundaries: what a page would
- * ship without them.
+ * alone, with its values for the hooks), the routes' error boundaries and `useFetcher()` (a
+ * plain form, never busy): what a page would ship without them.
  */
 const WITHOUT_NAVIGATION: Readonly<Record<string, string>> = {
   'shared/route-tree.tsx': [
@@ -38,6 +38,11 @@ const WITHOUT_NAVIGATION: Readonly<Record<string, string>> = {
   ].join('\n'),
   'shared/link.tsx': "import { createElement } from 'react'; export function Link({ prefetch, replace, ...props }) { return createElement('a', props); }",
   'shared/form.tsx': "import { createElement } from 'react'; export function Form({ method = 'post', ...props }) { return createElement('form', { method, ...props }); }",
+  'shared/fetcher.tsx': [
+    "import { createElement } from 'react';",
+    "const Form = (props) => createElement('form', { ...props, method: 'post' });",
+    "export function useFetcher() { return { state: 'idle', data: undefined, error: undefined, Form, submit: async () => {}, load: async () => {} }; }",
+  ].join('\n'),
 };
 
 function withoutNavigationPlugin(): esbuild.Plugin {

@@ -1,0 +1,144 @@
+import { useMemo, useState, type ReactNode } from 'react';
+import { Form, submitterOf, type FormProps } from './form.tsx';
+import { statusMessage } from './http-error.ts';
+import { currentNavigator, FORM_TOKEN_FIELD, installedNavigator, useFormToken } from './navigation.ts';
+import { routeErrorOf } from './route-errors.tsx';
+import type { ActionDataOf } from './route-hooks.tsx';
+
+type AnyFunction = (...args: never[]) => unknown;
+
+/** What a fetcher is doing: nothing, sending its post, or loading (a page's data, the page again after its post, or where its action redirected). */
+export type FetcherState = 'idle' | 'submitting' | 'loading';
+
+/** What `fetcher.submit()` posts: a form's fields, search parameters, or a plain object of strings. */
+export type SubmitTarget = FormData | URLSearchParams | Readonly<Record<string, string>>;
+
+/** A fetcher (React Router's `useFetcher()`): a route's action or data, without navigating. */
+export interface Fetcher<Data> {
+  readonly state: FetcherState;
+  /** The action's result after a post (`invalid()`'s `{ errors, values }`, `data()` unwrapped), the page's data after a load; kept while the next request runs. */
+  readonly data: Data | undefined;
+  /** Why the last request failed, as a route's `useRouteError()` would give it: a status (`isRouteErrorResponse`), else an `Error` (a server error's with its digest). */
+  readonly error: unknown;
+  /** A `<Form>` that posts to an action without navigating, once the page has hydrated; before, a plain post. */
+  readonly Form: (props: Omit<FormProps, 'method'>) => ReactNode;
+  /** Posts, urlencoded, with the form token, to `action` (default: the page's own address). */
+  submit(target: SubmitTarget, options?: { readonly action?: string }): Promise<void>;
+  /** Loads a page's data (its `load`'s) without going there. */
+  load(href: string): Promise<void>;
+}
+
+interface Snapshot {
+  readonly state: FetcherState;
+  readonly data: unknown;
+  readonly error: unknown;
+}
+
+const IDLE: Snapshot = { state: 'idle', data: undefined, error: undefined };
+
+/** The text fields of a form, as the urlencoded body forms send (a file has no place in it). */
+function fieldsOf(form: FormData): URLSearchParams {
+  const body = new URLSearchParams();
+  for (const [name, value] of form) if (typeof value === 'string') body.append(name, value);
+  return body;
+}
+
+function field(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null ? Reflect.get(value, name) : undefined;
+}
+
+/** What a route's `useRouteError()` would give for a failed answer: its status, or for a server error the digest of its log line. */
+function failureOf(status: number, payload: unknown): unknown {
+  const digest = field(payload, 'digest');
+  return routeErrorOf({ status, statusText: statusMessage(status), ...(typeof digest === 'string' ? { digest } : {}) });
+}
+
+/** One fetcher's requests and its form: a newer request takes over, and what an older one brings back is dropped. */
+function createFetcher(set: (snapshot: Snapshot) => void) {
+  let latest: AbortController | undefined;
+  let data: unknown;
+
+  async function run(url: URL, body?: URLSearchParams): Promise<void> {
+    latest?.abort();
+    const controller = new AbortController();
+    latest = controller;
+    const show = (state: FetcherState, next: unknown, error?: unknown) => {
+      if (latest !== controller) return;
+      data = next;
+      set({ state, data: next, error });
+    };
+    show(body === undefined ? 'loading' : 'submitting', data);
+    try {
+      const navigator = await installedNavigator();
+      const answer = await navigator.fetch(url, body, controller.signal);
+      if ('navigation' in answer) {
+        show('loading', undefined);
+        await answer.navigation;
+        show('idle', undefined);
+        return;
+      }
+      const { status, value, json } = answer;
+      if (json && status >= 400) throw failureOf(status, value);
+      const failure = field(value, 'failure');
+      if (failure !== undefined) throw failureOf(status, field(failure, 'error'));
+      const result = json ? value : field(value, body === undefined ? 'data' : 'actionData');
+      // As React Router does by default: the page is loaded again after a post, unless its action answered with an error status.
+      if (body !== undefined && status < 400) {
+        show('loading', result);
+        await navigator.revalidate();
+      }
+      show('idle', result);
+    } catch (error) {
+      // The page stays as it is: a side request's failure is the fetcher's to show.
+      show('idle', undefined, error);
+    }
+  }
+
+  // biome-ignore lint/correctness/noComponentHookFactories: made once per fetcher (useFetcher's state), so it keeps its identity for the fetcher's life, as React Router's fetcher.Form does
+  function FetcherForm({ onSubmit, ...props }: Omit<FormProps, 'method'>) {
+    return (
+      <Form
+        {...props}
+        method="post"
+        onSubmit={(event) => {
+          onSubmit?.(event);
+          if (event.defaultPrevented || currentNavigator() === undefined) return;
+          event.preventDefault();
+          const form = event.currentTarget;
+          const submitter = submitterOf(event);
+          void run(new URL(submitter?.getAttribute('formaction') ?? form.getAttribute('action') ?? location.href, location.href), fieldsOf(new FormData(form, submitter)));
+        }}
+      />
+    );
+  }
+
+  return { run, FetcherForm };
+}
+
+/**
+ * A fetcher: posts to a route's action, or loads a route's data, without navigating (React
+ * Router's `useFetcher()`, docs/building-an-app.md#fetchers). Each call to the hook is its own
+ * fetcher, with its own state. Typed from the route's function: `useFetcher<typeof action>()`.
+ */
+export function useFetcher<Fn extends AnyFunction = AnyFunction>(): Fetcher<ActionDataOf<Fn>> {
+  const [snapshot, setSnapshot] = useState(IDLE);
+  // Made once per fetcher: its Form keeps its identity, so its fields are never mounted afresh.
+  const [{ run, FetcherForm }] = useState(() => createFetcher(setSnapshot));
+  const token = useFormToken();
+  return useMemo(
+    () => ({
+      state: snapshot.state,
+      // The route's own value, sent by the server: typed from the function the page names.
+      data: snapshot.data as ActionDataOf<Fn> | undefined,
+      error: snapshot.error,
+      Form: FetcherForm,
+      submit(target, options) {
+        const body = target instanceof FormData ? fieldsOf(target) : new URLSearchParams(target);
+        if (token !== undefined && !body.has(FORM_TOKEN_FIELD)) body.set(FORM_TOKEN_FIELD, token);
+        return run(new URL(options?.action ?? location.href, location.href), body);
+      },
+      load: (href) => run(new URL(href, location.href)),
+    }),
+    [snapshot, token, run, FetcherForm],
+  );
+}
