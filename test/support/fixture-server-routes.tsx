@@ -20,6 +20,7 @@ import * as loadRedirectResource from './fixture-pages/load-redirect-resource.ts
 import * as plain from './fixture-pages/plain.tsx';
 import * as styled from './fixture-pages/styled.tsx';
 import * as layoutBroken from './fixture-pages/layouts/broken.tsx';
+import * as layoutGuests from './fixture-pages/layouts/guests.tsx';
 import { loadCounts } from './fixture-pages/layouts/load-counts.ts';
 import * as layoutOne from './fixture-pages/layouts/one.tsx';
 import * as layoutSection from './fixture-pages/layouts/section.tsx';
@@ -91,11 +92,19 @@ const table: readonly RouteTableEntry[] = [
   { path: '/fixtures/not-found-in-render', component: () => notFound() },
   // Server-only (no client bundle): the shell at once, the boundary after `?ms=`.
   defineRoute({ path: '/fixtures/slow', head: { title: 'Slow' }, component: SlowPage, load: loadSlowData }),
-  // Layouts (docs/building-an-app.md#layouts): a shell around a section around three pages; the
+  // Layouts (docs/building-an-app.md#layouts): a shell around a section around four pages (guests: the fetchers'); the
   // section's ErrorBoundary stands for the page whose load fails. How often each layout loaded.
-  layout(layoutShell, [layout(layoutSection, [route('/layouts/one', layoutOne), route('/layouts/two', layoutTwo), route('/layouts/broken', layoutBroken)], { id: 'section' })], {
-    id: 'shell',
-  }),
+  layout(
+    layoutShell,
+    [
+      layout(layoutSection, [route('/layouts/one', layoutOne), route('/layouts/two', layoutTwo), route('/layouts/broken', layoutBroken), route('/layouts/guests', layoutGuests)], {
+        id: 'section',
+      }),
+    ],
+    {
+      id: 'shell',
+    },
+  ),
   defineRoute({ path: '/layouts/load-counts', load: () => Response.json(loadCounts()) }),
 ];
 

@@ -1,0 +1,105 @@
+import { invalid, redirect } from '../../../../shared/action-helpers.ts';
+import { useFetcher } from '../../../../shared/fetcher.tsx';
+import type { PageHead } from '../../../../shared/head.ts';
+import type { ActionContext } from '../../../../shared/route-definition.ts';
+import { isRouteErrorResponse } from '../../../../shared/route-errors.tsx';
+import { useActionData, useLoaderData } from '../../../../shared/route-hooks.tsx';
+import type { load as pageTwoLoad } from './two.tsx';
+
+export const head: PageHead = { title: 'Guests' };
+
+/** The guest list of this server process: the action adds to it, the load reads it. */
+const names: string[] = [];
+
+export function load(): { readonly names: readonly string[]; readonly loadedAt: Date } {
+  return { names: [...names], loadedAt: new Date() };
+}
+
+/**
+ * Adds a guest, slowly enough for a test to see the fetcher submitting; an empty name is
+ * answered 422 with the error; `intent=visit` redirects to page one.
+ */
+export async function action({ body }: ActionContext) {
+  if (body.intent === 'visit') redirect('/layouts/one');
+  const name = typeof body.name === 'string' ? body.name.trim() : '';
+  if (name === '') return invalid({ name: 'Enter a name.' }, { name });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  names.push(name);
+  return { added: name, at: new Date() };
+}
+
+/** One fetcher and its form: its state, the guest it added (with the time, a Date), its field's error, a refusal's status. */
+function GuestForm({ which }: { readonly which: string }) {
+  const fetcher = useFetcher<typeof action>();
+  const posted = useActionData<typeof action>();
+  const result = fetcher.data ?? posted;
+  const failed = result !== undefined && 'errors' in result ? result : undefined;
+  const added = result !== undefined && 'added' in result ? result : undefined;
+  return (
+    <fetcher.Form id={`form-${which}`} aria-label={`Add guest ${which}`}>
+      <label htmlFor={`name-${which}`}>Name {which}</label> <input id={`name-${which}`} name="name" />{' '}
+      <button type="submit" id={`add-${which}`}>
+        Add
+      </button>{' '}
+      <output id={`state-${which}`}>{fetcher.state}</output>
+      {failed === undefined ? null : <p id={`error-${which}`}>{failed.errors.name}</p>}
+      {added === undefined ? null : (
+        <p id={`added-${which}`}>
+          {added.added} at {added.at instanceof Date ? 'a date' : 'no date'}
+        </p>
+      )}
+      {fetcher.error === undefined ? null : <p id={`refused-${which}`}>{isRouteErrorResponse(fetcher.error) ? fetcher.error.status : 'failed'}</p>}
+    </fetcher.Form>
+  );
+}
+
+/** Reads another page's data with `fetcher.load`, without going there. */
+function Peek() {
+  const fetcher = useFetcher<typeof pageTwoLoad>();
+  return (
+    <p>
+      <button type="button" id="peek" onClick={() => void fetcher.load('/layouts/two')}>
+        Peek at page two
+      </button>{' '}
+      <output id="peek-state">{fetcher.state}</output> <output id="peeked">{fetcher.data?.page}</output>
+    </p>
+  );
+}
+
+/** A fetcher form whose action redirects: the runtime goes there. */
+function Visit() {
+  const fetcher = useFetcher<typeof action>();
+  return (
+    <fetcher.Form id="visit" aria-label="Visit page one">
+      <input type="hidden" name="intent" value="visit" />
+      <button type="submit" id="visit-button">
+        Visit page one
+      </button>
+    </fetcher.Form>
+  );
+}
+
+/** The fetcher fixture (docs/building-an-app.md#fetchers): a list the fetchers add to, inside the layout fixtures, tall enough to scroll. */
+export default function Guests() {
+  const { names: listed, loadedAt } = useLoaderData<typeof load>();
+  return (
+    <main>
+      <h1>Guests</h1>
+      <p id="loaded-at">{loadedAt.toISOString()}</p>
+      <ul id="guests">
+        {listed.map((name, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: names may repeat, and the list only grows at its end
+          <li key={index}>{name}</li>
+        ))}
+      </ul>
+      {Array.from({ length: 12 }, (_, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list of filler, never reordered
+        <p key={index}>Filler paragraph {index + 1}, so that the page is taller than the window.</p>
+      ))}
+      <GuestForm which="a" />
+      <GuestForm which="b" />
+      <Peek />
+      <Visit />
+    </main>
+  );
+}
