@@ -4,7 +4,7 @@ import type { LoadContext } from '../../shared/route-definition.ts';
 export async function load({ context }: LoadContext): Promise<Response> {
   const entries = await context.guestbook.list();
   return Response.json(
-    { entries: entries.map(({ id, name, message, createdAt }) => ({ id, name, message, createdAt: createdAt.toISOString() })) },
+    { entries: entries.map(({ id, name, message, createdAt, likes }) => ({ id, name, message, createdAt: createdAt.toISOString(), likes })) },
     { headers: { 'Cache-Control': 'no-store' } },
   );
 }

@@ -53,7 +53,27 @@ describe('the guest book', () => {
     expect((await request(server).get('/guestbook').expect(200)).text).toContain('Lovely engine.');
     const api = await request(server).get('/api/entries').expect(200);
     expect(api.headers['content-type']).toMatch(/^application\/json/);
-    expect(api.body).toEqual({ entries: [{ id: '1', name: 'Ada', message: 'Lovely engine.', createdAt: expect.any(String) }] });
+    expect(api.body).toEqual({ entries: [{ id: '1', name: 'Ada', message: 'Lovely engine.', createdAt: expect.any(String), likes: 0 }] });
+  });
+
+  test("a like through the list's fetcher answers with the new count alone; without JavaScript it shows the entry again", async () => {
+    const { app: server } = guestbook();
+    await request(server).post('/guestbook').set(SAME_ORIGIN).type('form').send({ name: 'Ada', message: 'Lovely engine.' }).expect(303);
+    // What the like button's fetcher sends: the action's result alone, no page loaded.
+    const fetched = await request(server)
+      .post('/guestbook/1')
+      .set({ ...SAME_ORIGIN, 'X-Navigation': 'data', 'X-Navigation-Scope': 'f1', 'X-Navigation-Fetcher': '1', Accept: 'application/x-ndjson' })
+      .type('form')
+      .send({ intent: 'like' })
+      .expect(200);
+    expect(fetched.text).toContain('likes:1');
+    expect(fetched.text).not.toContain('Lovely engine.');
+    // A plain form post: the entry's page again, thanked, with the count.
+    const plain = await request(server).post('/guestbook/1').set(SAME_ORIGIN).type('form').send({ intent: 'like' }).expect(200);
+    expect(textOf(plain)).toContain('Thank you for the like.');
+    expect(textOf(plain)).toContain('♥ 2');
+    expect(textOf(await request(server).get('/guestbook').expect(200))).toContain('♥ 2');
+    await request(server).post('/guestbook/9').set(SAME_ORIGIN).type('form').send({ intent: 'like' }).expect(404);
   });
 
   test("an entry that does not exist answers 404 with the section's boundary inside the layouts, and no error line", async () => {
@@ -105,6 +125,9 @@ describe('the store', () => {
     const again = createGuestbookStore(file);
     expect((await again.list()).map((entry) => entry.message).sort()).toEqual(['one', 'two']);
     expect((await again.find('1'))?.createdAt).toBeInstanceOf(Date);
+    // Likes, two at once, are kept too.
+    await Promise.all([again.like('1'), again.like('1')]);
+    expect((await createGuestbookStore(file).find('1'))?.likes).toBe(2);
   });
 });
 

@@ -6,6 +6,8 @@ export interface Entry {
   readonly name: string;
   readonly message: string;
   readonly createdAt: Date;
+  /** How many times visitors liked it. */
+  readonly likes: number;
 }
 
 export interface GuestbookStats {
@@ -18,6 +20,8 @@ export interface GuestbookStore {
   list(): Promise<readonly Entry[]>;
   find(id: string): Promise<Entry | undefined>;
   add(entry: { readonly name: string; readonly message: string }): Promise<Entry>;
+  /** One more like for the entry; `undefined` when there is no such entry. */
+  like(id: string): Promise<Entry | undefined>;
   /** An aggregate worth streaming: a real one would scan a table. */
   stats(): Promise<GuestbookStats>;
 }
@@ -27,6 +31,8 @@ interface StoredEntry {
   readonly name: string;
   readonly message: string;
   readonly createdAt: string;
+  /** Missing in files written before entries had likes. */
+  readonly likes?: number;
 }
 
 /**
@@ -48,6 +54,16 @@ export function createGuestbookStore(file?: string): GuestbookStore {
     await rename(`${file}.tmp`, file);
   }
 
+  /** Applies one change to the entries and saves them. Chained before any await, so two posts at once take turns and neither is lost. */
+  async function change<Result>(apply: (all: readonly Entry[]) => { readonly all: readonly Entry[]; readonly result: Result }): Promise<Result> {
+    const changed = entries.then(apply);
+    entries = changed.then(({ all }) => all);
+    const saved = writes.then(async () => persist((await changed).all));
+    writes = saved.catch(() => undefined);
+    await saved;
+    return (await changed).result;
+  }
+
   return {
     async list() {
       return [...(await entries)].reverse();
@@ -56,16 +72,18 @@ export function createGuestbookStore(file?: string): GuestbookStore {
       return (await entries).find((entry) => entry.id === id);
     },
     async add({ name, message }) {
-      // Chained before any await, so two posts at once take turns and neither is lost.
-      const added = entries.then((all) => {
-        const entry: Entry = { id: String(all.length + 1), name, message, createdAt: new Date() };
-        return { all: [...all, entry], entry };
+      return change((all) => {
+        const entry: Entry = { id: String(all.length + 1), name, message, createdAt: new Date(), likes: 0 };
+        return { all: [...all, entry], result: entry };
       });
-      entries = added.then(({ all }) => all);
-      const saved = writes.then(async () => persist((await added).all));
-      writes = saved.catch(() => undefined);
-      await saved;
-      return (await added).entry;
+    },
+    async like(id) {
+      return change((all) => {
+        const liked = all.find((entry) => entry.id === id);
+        if (liked === undefined) return { all, result: undefined };
+        const entry: Entry = { ...liked, likes: liked.likes + 1 };
+        return { all: all.map((other) => (other === liked ? entry : other)), result: entry };
+      });
     },
     async stats() {
       const all = await entries;
@@ -84,5 +102,5 @@ async function readEntries(file: string): Promise<Entry[]> {
     throw error;
   }
   const stored = JSON.parse(text) as StoredEntry[];
-  return stored.map((entry) => ({ ...entry, createdAt: new Date(entry.createdAt) }));
+  return stored.map((entry) => ({ ...entry, createdAt: new Date(entry.createdAt), likes: entry.likes ?? 0 }));
 }

@@ -1,14 +1,22 @@
 import type { PageHead } from '../../shared/head.ts';
 import { Link } from '../../shared/link.tsx';
-import type { LoadContext, LoadedData, PageProps, RouteParams } from '../../shared/route-definition.ts';
-import { useLoaderData, useParams } from '../../shared/route-hooks.tsx';
+import type { ActionContext, LoadContext, LoadedData, PageProps, RouteParams } from '../../shared/route-definition.ts';
+import { useActionData, useLoaderData, useParams } from '../../shared/route-hooks.tsx';
 import { notFound } from '../../shared/status-helpers.ts';
+import { LikeButton } from '../components/like-button.tsx';
 import { RouteErrorDetail } from '../components/route-error-detail.tsx';
 
 export async function load({ params, context }: LoadContext) {
   const entry = await context.guestbook.find(params.id ?? '');
   if (entry === undefined) notFound();
   return { entry };
+}
+
+/** A like (the like button's fetcher, app/components/like-button.tsx): the entry's new count. */
+export async function action({ params, context }: ActionContext) {
+  const entry = await context.guestbook.like(params.id ?? '');
+  if (entry === undefined) notFound();
+  return { likes: entry.likes };
 }
 
 type Data = LoadedData<typeof load>;
@@ -27,12 +35,16 @@ export function head(data: Data, params: RouteParams): PageHead {
 export default function EntryPage(_props: PageProps<Data>) {
   const { entry } = useLoaderData<typeof load>();
   const { id } = useParams<'/guestbook/:id'>();
+  // Set when a like was posted without JavaScript, which shows this page again.
+  const liked = useActionData<typeof action>();
   return (
     <>
       <main className="app-main guestbook">
         <h1>{entry.name} wrote</h1>
         <p className="entry-number">Entry {id}</p>
         <blockquote className="entry-message">{entry.message}</blockquote>
+        <LikeButton id={entry.id} name={entry.name} likes={entry.likes} />
+        {liked === undefined ? null : <p role="status">Thank you for the like.</p>}
         <p>
           On <time dateTime={entry.createdAt.toISOString()}>{entry.createdAt.toUTCString()}</time>. <Link href="/guestbook">Back to the guest book</Link>
         </p>

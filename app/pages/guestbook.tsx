@@ -4,6 +4,7 @@ import type { PageHead } from '../../shared/head.ts';
 import { Link } from '../../shared/link.tsx';
 import { useNavigationState } from '../../shared/navigation.ts';
 import type { ActionContext, LoadContext, LoadedData, PageProps } from '../../shared/route-definition.ts';
+import { LikeButton } from '../components/like-button.tsx';
 import { TextField } from '../components/text-field.tsx';
 import type { Entry } from '../guestbook/store.server.ts';
 
@@ -42,7 +43,7 @@ export async function action({ body, context }: ActionContext) {
 function EntryItem({ entry }: { readonly entry: Entry }) {
   return (
     <li>
-      <Link href={`/guestbook/${entry.id}`}>{entry.name}</Link>: {entry.message}
+      <Link href={`/guestbook/${entry.id}`}>{entry.name}</Link>: {entry.message} <LikeButton id={entry.id} name={entry.name} likes={entry.likes} />
     </li>
   );
 }
