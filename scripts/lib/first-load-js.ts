@@ -31,6 +31,8 @@ const WITHOUT_NAVIGATION: Readonly<Record<string, string>> = {
     '  return createElement(RouteValuesContext, { value: { id: page.id, data: page.data, params, actionData, outlet: null } }, createElement(page.Component, { data: page.data, params, actionData }));',
     '}',
   ].join('\n'),
+  // Without layouts a view is its page alone.
+  'client/view.ts': 'export function levelsOf({ modules, page }) { return [{ id: "", Component: modules[modules.length - 1].default, data: page.data }]; }',
   'client/router.tsx': [
     'export function Router({ initial, render }) { return render(initial); }',
     'export function StatusOnly() { return null; }',
