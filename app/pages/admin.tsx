@@ -23,20 +23,18 @@ export async function action({ context }: ActionContext) {
 
 export default function AdminPage({ data }: PageProps<LoadedData<typeof load>>) {
   return (
-    <>
-      <main className="app-main">
-        <h1>Admin</h1>
-        <p id="admin-summary">
-          Signed in as {data.name}. The guest book holds {data.entries} {data.entries === 1 ? 'entry' : 'entries'}
-          {data.latest === undefined ? '' : `, the latest from ${data.latest.toUTCString()}`}.
-        </p>
-        <p>
-          <Link href="/api/entries">The entries as JSON</Link>
-        </p>
-        <Form method="post">
-          <button type="submit">Sign out</button>
-        </Form>
-      </main>
-    </>
+    <main className="app-main">
+      <h1>Admin</h1>
+      <p id="admin-summary">
+        Signed in as {data.name}. The guest book holds {data.entries} {data.entries === 1 ? 'entry' : 'entries'}
+        {data.latest === undefined ? '' : `, the latest from ${data.latest.toUTCString()}`}.
+      </p>
+      <p>
+        <Link href="/api/entries">The entries as JSON</Link>
+      </p>
+      <Form method="post">
+        <button type="submit">Sign out</button>
+      </Form>
+    </main>
   );
 }

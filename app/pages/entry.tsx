@@ -38,18 +38,16 @@ export default function EntryPage(_props: PageProps<Data>) {
   // Set when a like was posted without JavaScript, which shows this page again.
   const liked = useActionData<typeof action>();
   return (
-    <>
-      <main className="app-main guestbook">
-        <h1>{entry.name} wrote</h1>
-        <p className="entry-number">Entry {id}</p>
-        <blockquote className="entry-message">{entry.message}</blockquote>
-        <LikeButton id={entry.id} name={entry.name} likes={entry.likes} />
-        {liked === undefined ? null : <p role="status">Thank you for the like.</p>}
-        <p>
-          On <time dateTime={entry.createdAt.toISOString()}>{entry.createdAt.toUTCString()}</time>. <Link href="/guestbook">Back to the guest book</Link>
-        </p>
-      </main>
-    </>
+    <main className="app-main guestbook">
+      <h1>{entry.name} wrote</h1>
+      <p className="entry-number">Entry {id}</p>
+      <blockquote className="entry-message">{entry.message}</blockquote>
+      <LikeButton id={entry.id} name={entry.name} likes={entry.likes} />
+      {liked === undefined ? null : <p role="status">Thank you for the like.</p>}
+      <p>
+        On <time dateTime={entry.createdAt.toISOString()}>{entry.createdAt.toUTCString()}</time>. <Link href="/guestbook">Back to the guest book</Link>
+      </p>
+    </main>
   );
 }
 

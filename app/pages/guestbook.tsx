@@ -57,27 +57,25 @@ export default function GuestbookPage({ data, actionData }: PageProps<LoadedData
   const failed = isFailure(actionData) ? actionData : undefined;
   const errors = failed?.errors ?? {};
   return (
-    <>
-      <main className="app-main guestbook">
-        <h1>Guest book</h1>
-        {data.entries.length === 0 ? (
-          <p>No entries yet: be the first.</p>
-        ) : (
-          <ul className="entries">
-            {data.entries.map((entry) => (
-              <EntryItem key={entry.id} entry={entry} />
-            ))}
-          </ul>
-        )}
-        <h2 id="sign-heading">Sign the book</h2>
-        <Form method="post" aria-labelledby="sign-heading" noValidate>
-          <TextField name="name" label="Name" autoComplete="name" value={failed?.values?.name} error={errors.name} />
-          <TextField name="message" label="Message" multiline value={failed?.values?.message} error={errors.message} />
-          <button type="submit" disabled={state === 'submitting'}>
-            {state === 'submitting' ? 'Signing…' : 'Sign'}
-          </button>
-        </Form>
-      </main>
-    </>
+    <main className="app-main guestbook">
+      <h1>Guest book</h1>
+      {data.entries.length === 0 ? (
+        <p>No entries yet: be the first.</p>
+      ) : (
+        <ul className="entries">
+          {data.entries.map((entry) => (
+            <EntryItem key={entry.id} entry={entry} />
+          ))}
+        </ul>
+      )}
+      <h2 id="sign-heading">Sign the book</h2>
+      <Form method="post" aria-labelledby="sign-heading" noValidate>
+        <TextField name="name" label="Name" autoComplete="name" value={failed?.values?.name} error={errors.name} />
+        <TextField name="message" label="Message" multiline value={failed?.values?.message} error={errors.message} />
+        <button type="submit" disabled={state === 'submitting'}>
+          {state === 'submitting' ? 'Signing…' : 'Sign'}
+        </button>
+      </Form>
+    </main>
   );
 }

@@ -10,11 +10,9 @@ export const head: PageHead = {
 /** The app's home: the site's header and a main landmark. */
 export default function HomePage(_props: PageProps) {
   return (
-    <>
-      <main className="app-main">
-        <h1>{APP_NAME}</h1>
-        <p>The server streamed this page and the browser hydrated it.</p>
-      </main>
-    </>
+    <main className="app-main">
+      <h1>{APP_NAME}</h1>
+      <p>The server streamed this page and the browser hydrated it.</p>
+    </main>
   );
 }

@@ -27,14 +27,12 @@ export default function SignInPage({ actionData }: PageProps) {
   const failed = isFailure(actionData) ? actionData : undefined;
   const error = failed?.errors.name;
   return (
-    <>
-      <main className="app-main">
-        <h1 id="sign-in-heading">Sign in</h1>
-        <Form method="post" aria-labelledby="sign-in-heading" noValidate>
-          <TextField name="name" label="Name" autoComplete="username" value={failed?.values?.name} error={error} />
-          <button type="submit">Sign in</button>
-        </Form>
-      </main>
-    </>
+    <main className="app-main">
+      <h1 id="sign-in-heading">Sign in</h1>
+      <Form method="post" aria-labelledby="sign-in-heading" noValidate>
+        <TextField name="name" label="Name" autoComplete="username" value={failed?.values?.name} error={error} />
+        <button type="submit">Sign in</button>
+      </Form>
+    </main>
   );
 }
