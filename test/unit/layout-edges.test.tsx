@@ -1,0 +1,155 @@
+import request from 'supertest';
+import { describe, expect, test } from 'vitest';
+import type { LayoutHead } from '../../shared/head.ts';
+import { redirect } from '../../shared/responses.ts';
+import { defineRoute, layout, type LayoutModule, type RouteTableEntry } from '../../shared/route-definition.ts';
+import { isRouteErrorResponse, ServerRouteError, useRouteError } from '../../shared/route-errors.tsx';
+import { Outlet } from '../../shared/route-hooks.tsx';
+import { asHydrating, buildApp, errorLines } from '../support/build-app.ts';
+
+function Frame() {
+  return (
+    <div>
+      FRAME <Outlet />
+    </div>
+  );
+}
+
+/** Says what `useRouteError()` gave, with a server error's message (development only). */
+function Boundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error)) return <p>BOUNDARY status {error.status}</p>;
+  return <p>BOUNDARY {error instanceof ServerRouteError ? `message ${error.message}` : 'unknown'}</p>;
+}
+
+function headOf(html: string): { title: string | undefined; meta: Record<string, string> } {
+  const title = /<title>([^<]*)<\/title>/.exec(html)?.[1];
+  const meta = Object.fromEntries([...html.matchAll(/<meta (?:name|property)="([^"]+)" content="([^"]*)"\/>/g)].map((match) => [match[1] ?? '', match[2] ?? '']));
+  return { title, meta };
+}
+
+describe('head defaults from layouts', () => {
+  const outer: LayoutModule = {
+    default: Frame,
+    head: {
+      titleTemplate: '%s · Outer',
+      title: 'Outer default',
+      description: 'Outer.',
+      robots: 'noarchive',
+      openGraph: { image: 'https://example.com/outer.png' },
+    } satisfies LayoutHead,
+  };
+  const inner: LayoutModule = { default: Frame, head: { titleTemplate: '%s · Inner', description: 'Inner.', openGraph: { type: 'article' } } };
+  const table: RouteTableEntry[] = [
+    layout(
+      outer,
+      [
+        layout(
+          inner,
+          [
+            defineRoute({
+              path: '/own',
+              component: () => null,
+              head: { title: 'Own', description: 'Own.', robots: 'noindex', openGraph: { image: 'https://example.com/own.png' } },
+            }),
+            defineRoute({ path: '/untitled', component: () => null, head: { title: '' } }),
+          ],
+          { id: 'inner' },
+        ),
+        defineRoute({ path: '/outer-only', component: () => null }),
+      ],
+      { id: 'outer' },
+    ),
+  ];
+  const { app } = buildApp(table, { site: { name: 'Site' } });
+
+  test("the page's own fields win, and its title goes into the innermost template", async () => {
+    const { title, meta } = headOf((await request(app).get('/own').expect(200)).text);
+    expect(title).toBe('Own · Inner · Site');
+    expect(meta).toMatchObject({ description: 'Own.', robots: 'noindex', 'og:image': 'https://example.com/own.png', 'og:type': 'article', 'og:title': 'Own · Inner' });
+  });
+
+  test('a field the page leaves out comes from the innermost layout that gives it; an empty title takes the default title, untemplated', async () => {
+    const { title, meta } = headOf((await request(app).get('/untitled').expect(200)).text);
+    expect(title).toBe('Outer default · Site');
+    expect(meta).toMatchObject({ description: 'Inner.', robots: 'noarchive', 'og:image': 'https://example.com/outer.png', 'og:type': 'article' });
+  });
+
+  test("outside the inner layout, only the outer layout's defaults apply", async () => {
+    const { title, meta } = headOf((await request(app).get('/outer-only').expect(200)).text);
+    expect(title).toBe('Outer default · Site');
+    expect(meta).toMatchObject({ description: 'Outer.', 'og:type': 'website' });
+  });
+});
+
+describe('which boundary shows a failed load', () => {
+  const counts = { outer: 0, inner: 0 };
+  const table: RouteTableEntry[] = [
+    layout(
+      {
+        default: Frame,
+        load: () => {
+          counts.outer += 1;
+          return {};
+        },
+      },
+      [
+        layout(
+          {
+            default: Frame,
+            load: ({ searchParams }) => {
+              counts.inner += 1;
+              if (searchParams.has('fail-inner')) throw new Error('fixture: the inner layout failed');
+              return {};
+            },
+          },
+          [
+            defineRoute({
+              path: '/page',
+              component: () => <p>PAGE</p>,
+              ErrorBoundary: Boundary,
+              load: ({ searchParams }) => {
+                if (searchParams.has('redirect')) redirect('/elsewhere');
+                if (searchParams.has('fail')) throw new Error('fixture: the page load failed');
+                return {};
+              },
+            }),
+          ],
+          { id: 'inner' },
+        ),
+      ],
+      { id: 'outer' },
+    ),
+  ];
+
+  test("a layout's failure is never shown by a boundary of the page below it: the status page answers", async () => {
+    const { app, logs } = buildApp(table);
+    const res = await request(app).get('/page?fail-inner').expect(500);
+    expect(res.text).not.toContain('BOUNDARY');
+    expect(res.text).toContain(`Digest: ${String(errorLines(logs)[0]?.digest)}`);
+  });
+
+  test('a redirect from a load under a boundary still redirects', async () => {
+    const { app } = buildApp(table);
+    const res = await request(app).get('/page?redirect').expect(302);
+    expect(res.headers.location).toBe('/elsewhere');
+  });
+
+  test("in development the boundary's error carries the message; in production only the digest", async () => {
+    const dev = buildApp(table, { development: true });
+    expect((await request(dev.app).get('/page?fail').expect(500)).text.replaceAll('<!-- -->', '')).toContain('BOUNDARY message fixture: the page load failed');
+    const prod = buildApp(table);
+    const text = (await request(prod.app).get('/page?fail').expect(500)).text;
+    expect(text).not.toContain('fixture: the page load failed');
+    expect(text.replaceAll('<!-- -->', '')).toContain('BOUNDARY message The server could not load this part of the page.');
+  });
+
+  test('a navigation keeps only the layouts it names', async () => {
+    const hydrating = asHydrating(table);
+    const { app } = buildApp(hydrating.routes, { assets: hydrating.assets });
+    counts.outer = 0;
+    counts.inner = 0;
+    await request(app).get('/page').set({ 'X-Navigation': 'data', 'X-Navigation-Scope': 'n1', 'X-Navigation-Keep': 'outer' }).expect(200);
+    expect(counts).toEqual({ outer: 0, inner: 1 });
+  });
+});
