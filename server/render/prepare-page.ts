@@ -2,26 +2,21 @@ import type { Request, Response } from 'express';
 import type { ResolvedHead } from '../../shared/head.ts';
 import { isHttpError } from '../../shared/http-error.ts';
 import type { EmbeddedPageData, LayoutData } from '../../shared/page-data.ts';
-import type { AppLoadContext, LoadContext, PageRouteDefinition, RouteParams } from '../../shared/route-definition.ts';
+import type { PageRouteDefinition, RouteParams } from '../../shared/route-definition.ts';
 import { statusDigest } from '../../shared/server-digests.ts';
 import { logServerError } from '../observability/server-error-log.ts';
 import type { FormToken } from '../security/csrf.ts';
-import { untilAborted } from './abortable.ts';
-import { branchLevels, keptLayouts, routeFailure, type RouteFailure } from './branch-loads.ts';
+import type { RouteFailure } from './branch-loads.ts';
 import { deferData, DeferredDataError, type DeferredData } from './deferred-data.ts';
-import { pageAnswer, unwrapData, type PageAnswer, type Unwrapped } from './page-answer.ts';
+import { pageAnswer, type PageAnswer } from './page-answer.ts';
 import type { PageHeads } from './page-head.ts';
 import type { PageLifecycle } from './page-lifecycle.ts';
 import { isRenderStopReason } from './render-errors.ts';
-import { createLoadContext, NO_APP_CONTEXT, type GetLoadContext } from './request-context.ts';
 import { normalizeParams } from './route-params.ts';
+import { loadBranch, type LoadedBranch, type LoadSettings } from './run-loads.ts';
 
 /** What a page's data needs beyond the request: the app's context, the public origin, the browser's extras. */
-export interface PageDataSettings {
-  /** The app's per-request value for `load`; `{}` without one. */
-  readonly getLoadContext: GetLoadContext | undefined;
-  /** The request's absolute URL is made on it (request-url.ts). */
-  readonly publicOrigin: URL | undefined;
+export interface PageDataSettings extends LoadSettings {
   /** Development: rejections and errors reach the browser with message and stack. */
   readonly development: boolean;
   /** Tells the page to report web vitals and client errors (docs/observability.md). */
@@ -53,88 +48,6 @@ export interface PreparedPage {
   causeOf(rejection: unknown): unknown;
 }
 
-/** Runs the app's `getLoadContext` and the route's `load`, each stopped by the lifecycle's signal. Also a resource route's (resource-route.ts). */
-export async function runLoad(
-  load: ((context: LoadContext) => unknown) | undefined,
-  req: Request,
-  res: Response,
-  params: RouteParams,
-  lifecycle: PageLifecycle,
-  settings: Pick<PageDataSettings, 'getLoadContext' | 'publicOrigin'>,
-): Promise<unknown> {
-  if (load === undefined) return undefined;
-  const signal = lifecycle.loadSignal;
-  const context = settings.getLoadContext === undefined ? NO_APP_CONTEXT : await untilAborted(settings.getLoadContext(req, res), signal);
-  return untilAborted(load(createLoadContext(req, { params, signal, context, publicOrigin: settings.publicOrigin })), signal);
-}
-
-/**
- * The loads of a page's branch, its layouts' and its own, all at once (docs/building-an-app.md#layouts),
- * each with its own `LoadContext` over the one app context `getLoadContext` made for the
- * request. A layout's `load` sees no path parameters: its data must hold for every page inside
- * it, which is what lets a navigation between them keep it. A kept layout is not loaded.
- */
-async function runBranchLoads(
-  route: PageRouteDefinition,
-  kept: ReadonlySet<string>,
-  req: Request,
-  res: Response,
-  params: RouteParams,
-  lifecycle: PageLifecycle,
-  settings: Pick<PageDataSettings, 'getLoadContext' | 'publicOrigin'>,
-): Promise<PromiseSettledResult<unknown>[]> {
-  const layouts = route.layouts ?? [];
-  if (layouts.length === 0) return [await runLoad(route.load, req, res, params, lifecycle, settings).then(fulfilled, rejected)];
-  const signal = lifecycle.loadSignal;
-  let context: AppLoadContext = NO_APP_CONTEXT;
-  if (settings.getLoadContext !== undefined) {
-    try {
-      context = await untilAborted(settings.getLoadContext(req, res), signal);
-    } catch (error) {
-      // Not a level's failure: no route's boundary stands for the app's context.
-      throw new BranchContextError(error);
-    }
-  }
-  const publicOrigin = settings.publicOrigin;
-  const levels = branchLevels(route);
-  return Promise.allSettled(
-    levels.map((level, index) => {
-      const isPage = index === levels.length - 1;
-      const { load } = level;
-      if (load === undefined || (!isPage && kept.has(route.layouts?.[index]?.id ?? ''))) return undefined;
-      // A load that throws before its first await fails its own level, not the others.
-      const loading = new Promise((resolve) => resolve(load(createLoadContext(req, { params: isPage ? params : NO_PARAMS, signal, context, publicOrigin }))));
-      return untilAborted(loading, signal);
-    }),
-  );
-}
-
-const NO_PARAMS: RouteParams = Object.freeze({});
-const fulfilled = (value: unknown): PromiseSettledResult<unknown> => ({ status: 'fulfilled', value });
-const rejected = (reason: unknown): PromiseSettledResult<unknown> => ({ status: 'rejected', reason });
-
-/** `getLoadContext` failed: carried past the levels' failures to Express, as itself. */
-class BranchContextError {
-  readonly cause: unknown;
-  constructor(cause: unknown) {
-    this.cause = cause;
-  }
-}
-
-/** The status and headers the levels' `data()` gave: the page's status, every level's headers, the inner ones last. */
-function mergeLevels(levels: readonly Unwrapped[]): Unwrapped {
-  const page = levels.at(-1) ?? { value: undefined, status: undefined, headers: undefined };
-  if (levels.length === 1 || levels.every((level) => level.headers === undefined)) return page;
-  const headers = new Headers();
-  for (const level of levels) {
-    for (const [name, value] of new Headers(level.headers)) {
-      if (name === 'set-cookie') headers.append(name, value);
-      else headers.set(name, value);
-    }
-  }
-  return { value: page.value, status: page.status, headers };
-}
-
 /**
  * `load`, then the data as the page gets it (docs/building-an-app.md): its promises deferred and
  * checked for the browser when the page hydrates, the action's result, the form token, the head,
@@ -153,24 +66,12 @@ export async function preparePage(
   const action = res.locals.actionResult;
   const causes = new WeakMap<DeferredDataError, unknown>();
   const layouts = route.layouts ?? [];
-  const kept = keptLayouts(req, layouts);
-  let deferred: DeferredData<{ readonly data: unknown; readonly actionData: unknown; readonly layouts: readonly unknown[] }>;
+  let branch: LoadedBranch;
+  let deferred: DeferredData<BranchValues>;
   let answer: PageAnswer;
-  let failure: RouteFailure | undefined;
   try {
-    const results = await runBranchLoads(route, kept, req, res, params, lifecycle, settings).catch((error: unknown) => {
-      throw error instanceof BranchContextError ? error.cause : error;
-    });
-    const failedAt = results.findIndex((result) => result.status === 'rejected');
-    const failed = results[failedAt];
-    if (failed?.status === 'rejected') {
-      // The nearest boundary shows inside the layouts above it; without one, the status page.
-      failure = routeFailure(req, route, failedAt, failed.reason, settings.development);
-      if (failure === undefined) throw failed.reason;
-    }
-    const shown = failure === undefined ? results : results.slice(0, failure.at);
-    const loaded = shown.map((result) => unwrapData(result.status === 'fulfilled' ? result.value : undefined));
-    const merged = mergeLevels(failure === undefined ? loaded : [...loaded, { value: undefined, status: failure.status, headers: undefined }]);
+    branch = await loadBranch(route, req, res, params, lifecycle, settings);
+    const { levels, merged, failure } = branch;
     answer = pageAnswer(
       req,
       res,
@@ -181,9 +82,8 @@ export async function preparePage(
     if (!lifecycle.enter('rendering')) return undefined;
     // Checked here when the browser gets the data, so a value it cannot receive is the 500
     // page with one error line, on both answers, before anything is sent (sendable-values.ts).
-    const pageValue = failure === undefined ? merged.value : undefined;
     deferred = deferData(
-      { data: pageValue, actionData: action?.data, layouts: layouts.map((_, index) => loaded[index]?.value) },
+      { data: failure === undefined ? merged.value : undefined, actionData: action?.data, layouts: layouts.map((_, index) => levels[index]?.value) },
       {
         onRejected: (error) => deferredRejected(error, req, lifecycle, settings.development, causes),
         browser: hydrates ? { development: settings.development } : undefined,
@@ -197,9 +97,42 @@ export async function preparePage(
     return undefined;
   }
   const { data, actionData, layouts: layoutData } = deferred.value;
+  const { failure } = branch;
   // A copy a shared cache keeps is given to everyone: no visitor's token may be in it (docs/responses.md).
   const form = answer.shared ? undefined : settings.formToken?.(req);
-  const pageData: EmbeddedPageData = {
+  const pageData = embeddedData(route, req, branch, deferred.value, { params, action, form, settings });
+  return {
+    answer,
+    head: failure === undefined ? heads.of(req, data, params) : heads.failed(failure.status),
+    params,
+    data,
+    layoutData,
+    failure,
+    action: action === undefined ? undefined : { data: actionData },
+    pageData,
+    deferred,
+    form,
+    causeOf: (rejection) => (rejection instanceof DeferredDataError ? causes.get(rejection) : undefined) ?? rejection,
+  };
+}
+
+/** The values of a branch as the browser gets them: the page's data, the action's result, each layout's data. */
+interface BranchValues {
+  readonly data: unknown;
+  readonly actionData: unknown;
+  readonly layouts: readonly unknown[];
+}
+
+/** The page's data as the browser receives it (shared/page-data.ts): the layouts' own, or `kept` for those it has already. */
+function embeddedData(
+  route: PageRouteDefinition,
+  req: Request,
+  { kept, failure }: LoadedBranch,
+  { data, actionData, layouts: layoutData }: BranchValues,
+  { params, action, form, settings }: { readonly params: RouteParams; readonly action: unknown; readonly form: FormToken | undefined; readonly settings: PageDataSettings },
+): EmbeddedPageData {
+  const layouts = route.layouts ?? [];
+  return {
     data,
     params,
     ...(action === undefined ? {} : { actionData }),
@@ -213,19 +146,6 @@ export async function preparePage(
           layouts: layouts.map((layout, index): LayoutData => (kept.has(layout.id) ? { id: layout.id, kept: true } : { id: layout.id, data: layoutData[index] })),
         }),
     ...(failure === undefined ? {} : { failure: { at: failure.at, error: failure.error } }),
-  };
-  return {
-    answer,
-    head: failure === undefined ? heads.of(req, data, params) : heads.failed(failure.status),
-    params,
-    data,
-    layoutData,
-    failure,
-    action: action === undefined ? undefined : { data: actionData },
-    pageData,
-    deferred,
-    form,
-    causeOf: (rejection) => (rejection instanceof DeferredDataError ? causes.get(rejection) : undefined) ?? rejection,
   };
 }
 

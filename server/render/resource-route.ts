@@ -6,14 +6,14 @@ import { HTML_HEADERS } from '../http/html-headers.ts';
 import { logServerError } from '../observability/server-error-log.ts';
 import { appHeaders, assertNoSharedCookie } from '../security/app-headers.ts';
 import { PageLifecycle } from './page-lifecycle.ts';
-import { runLoad, type PageDataSettings } from './prepare-page.ts';
+import { runLoad, type LoadSettings } from './run-loads.ts';
 import { normalizeParams } from './route-params.ts';
 
 export interface ResourceHandlerOptions {
   /** `load` and the delivery of its body bound by this long, as a page's (docs/rendering.md#render-timeout). */
   readonly renderTimeoutMs: number;
   /** What `load` gets beyond the request, as a page's. */
-  readonly data: Pick<PageDataSettings, 'getLoadContext' | 'publicOrigin'>;
+  readonly data: LoadSettings;
 }
 
 /** The `Cache-Control` of a resource answer that sets none: a page's, so nothing of one visitor's is ever kept by accident. */

@@ -1,0 +1,140 @@
+import type { Request, Response } from 'express';
+import type { AppLoadContext, LoadContext, PageRouteDefinition, RouteParams } from '../../shared/route-definition.ts';
+import { untilAborted } from './abortable.ts';
+import { branchLevels, keptLayouts, routeFailure, type RouteFailure } from './branch-loads.ts';
+import { unwrapData, type Unwrapped } from './page-answer.ts';
+import type { PageLifecycle } from './page-lifecycle.ts';
+import { createLoadContext, NO_APP_CONTEXT, type GetLoadContext } from './request-context.ts';
+
+/** What loads need beyond the request: the app's context and the public origin. */
+export interface LoadSettings {
+  /** The app's per-request value for `load`; `{}` without one. */
+  readonly getLoadContext: GetLoadContext | undefined;
+  /** The request's absolute URL is made on it (request-url.ts). */
+  readonly publicOrigin: URL | undefined;
+}
+
+/** Runs the app's `getLoadContext` and the route's `load`, each stopped by the lifecycle's signal. Also a resource route's (resource-route.ts). */
+export async function runLoad(
+  load: ((context: LoadContext) => unknown) | undefined,
+  req: Request,
+  res: Response,
+  params: RouteParams,
+  lifecycle: PageLifecycle,
+  settings: LoadSettings,
+): Promise<unknown> {
+  if (load === undefined) return undefined;
+  const signal = lifecycle.loadSignal;
+  const context = settings.getLoadContext === undefined ? NO_APP_CONTEXT : await untilAborted(settings.getLoadContext(req, res), signal);
+  return untilAborted(load(createLoadContext(req, { params, signal, context, publicOrigin: settings.publicOrigin })), signal);
+}
+
+/**
+ * The loads of a page's branch, its layouts' and its own, all at once (docs/building-an-app.md#layouts),
+ * each with its own `LoadContext` over the one app context `getLoadContext` made for the
+ * request. A layout's `load` sees no path parameters: its data must hold for every page inside
+ * it, which is what lets a navigation between them keep it. A kept layout is not loaded.
+ */
+async function runBranchLoads(
+  route: PageRouteDefinition,
+  kept: ReadonlySet<string>,
+  req: Request,
+  res: Response,
+  params: RouteParams,
+  lifecycle: PageLifecycle,
+  settings: LoadSettings,
+): Promise<PromiseSettledResult<unknown>[]> {
+  const layouts = route.layouts ?? [];
+  if (layouts.length === 0) return [await runLoad(route.load, req, res, params, lifecycle, settings).then(fulfilled, rejected)];
+  const signal = lifecycle.loadSignal;
+  let context: AppLoadContext = NO_APP_CONTEXT;
+  if (settings.getLoadContext !== undefined) {
+    try {
+      context = await untilAborted(settings.getLoadContext(req, res), signal);
+    } catch (error) {
+      // Not a level's failure: no route's boundary stands for the app's context.
+      throw new BranchContextError(error);
+    }
+  }
+  const publicOrigin = settings.publicOrigin;
+  const levels = branchLevels(route);
+  return Promise.allSettled(
+    levels.map((level, index) => {
+      const isPage = index === levels.length - 1;
+      const { load } = level;
+      if (load === undefined || (!isPage && kept.has(route.layouts?.[index]?.id ?? ''))) return undefined;
+      // A load that throws before its first await fails its own level, not the others.
+      const loading = new Promise((resolve) => resolve(load(createLoadContext(req, { params: isPage ? params : NO_PARAMS, signal, context, publicOrigin }))));
+      return untilAborted(loading, signal);
+    }),
+  );
+}
+
+const NO_PARAMS: RouteParams = Object.freeze({});
+const fulfilled = (value: unknown): PromiseSettledResult<unknown> => ({ status: 'fulfilled', value });
+const rejected = (reason: unknown): PromiseSettledResult<unknown> => ({ status: 'rejected', reason });
+
+/** `getLoadContext` failed: carried past the levels' failures to Express, as itself. */
+class BranchContextError {
+  readonly cause: unknown;
+  constructor(cause: unknown) {
+    this.cause = cause;
+  }
+}
+
+/** The status and headers the levels' `data()` gave: the page's status, every level's headers, the inner ones last. */
+function mergeLevels(levels: readonly Unwrapped[]): Unwrapped {
+  const page = levels.at(-1) ?? { value: undefined, status: undefined, headers: undefined };
+  if (levels.length === 1 || levels.every((level) => level.headers === undefined)) return page;
+  const headers = new Headers();
+  for (const level of levels) {
+    for (const [name, value] of new Headers(level.headers)) {
+      if (name === 'set-cookie') headers.append(name, value);
+      else headers.set(name, value);
+    }
+  }
+  return { value: page.value, status: page.status, headers };
+}
+
+/** What a page's branch loaded (loadBranch). */
+export interface LoadedBranch {
+  /** The layouts whose data the browser keeps: neither loaded nor sent. */
+  readonly kept: ReadonlySet<string>;
+  /** Each level shown, outermost first, out of `data()`: every level, or those above a failure. */
+  readonly levels: readonly Unwrapped[];
+  /** The page's value and status (a failure's, when a boundary shows), and every shown level's headers. */
+  readonly merged: Unwrapped;
+  /** A load failed and a route's `ErrorBoundary` shows in its place (branch-loads.ts). */
+  readonly failure: RouteFailure | undefined;
+}
+
+/**
+ * Loads a page's branch and settles what it shows: all levels, or, when a load failed and a
+ * boundary stands for it, the levels above that boundary. Throws what Express should answer
+ * instead (a failure no boundary shows, `getLoadContext`'s failure, a redirect, the timeout).
+ */
+export async function loadBranch(
+  route: PageRouteDefinition,
+  req: Request,
+  res: Response,
+  params: RouteParams,
+  lifecycle: PageLifecycle,
+  settings: LoadSettings & { readonly development: boolean },
+): Promise<LoadedBranch> {
+  const kept = keptLayouts(req, route.layouts ?? []);
+  const results = await runBranchLoads(route, kept, req, res, params, lifecycle, settings).catch((error: unknown) => {
+    throw error instanceof BranchContextError ? error.cause : error;
+  });
+  const failedAt = results.findIndex((result) => result.status === 'rejected');
+  const failed = results[failedAt];
+  let failure: RouteFailure | undefined;
+  if (failed?.status === 'rejected') {
+    // The nearest boundary shows inside the layouts above it; without one, the status page.
+    failure = routeFailure(req, route, failedAt, failed.reason, settings.development);
+    if (failure === undefined) throw failed.reason;
+  }
+  const shown = failure === undefined ? results : results.slice(0, failure.at);
+  const levels = shown.map((result) => unwrapData(result.status === 'fulfilled' ? result.value : undefined));
+  const merged = mergeLevels(failure === undefined ? levels : [...levels, { value: undefined, status: failure.status, headers: undefined }]);
+  return { kept, levels, merged, failure };
+}
