@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import type { ReactElement } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { AppRoot } from '../../shared/app-root.tsx';
 import type { ResolvedHead } from '../../shared/head.ts';
@@ -66,7 +67,12 @@ export interface DocumentRequest {
  * The page's data in the document: the initial value in the head, each deferred value's script
  * after `#root` as it settles (deferred-scripts.tsx). Only a page that hydrates has any.
  */
-function embedData(page: PreparedPage, route: DocumentRoute, { req, res }: DocumentRequest): { readonly stream: DataStream; readonly chain: ScriptChain | undefined } | undefined {
+interface EmbeddedData {
+  readonly stream: DataStream;
+  readonly chain: ScriptChain | undefined;
+}
+
+function embedData(page: PreparedPage, route: DocumentRoute, { req, res }: DocumentRequest): EmbeddedData | undefined {
   if (route.bootstrapScriptContent === undefined) return undefined;
   const chain = page.deferred.hasPending ? createScriptChain(res.locals.cspNonce) : undefined;
   const stream = createDataStream(page.pageData, {
@@ -153,6 +159,32 @@ function withBoundaryShown(page: PreparedPage, route: DocumentRoute, req: Reques
   };
 }
 
+/** The document React renders: the head, the page inside its layouts, the data scripts. */
+function documentElement(
+  page: PreparedPage,
+  route: DocumentRoute,
+  nonce: string,
+  settings: DocumentSettings,
+  embedded: EmbeddedData | undefined,
+  onBoundaryReached: ((level: number) => void) | undefined,
+): ReactElement {
+  return (
+    <PageDocument
+      head={page.head}
+      nonce={nonce}
+      styles={route.styles}
+      dataScript={embedded?.stream.initial}
+      liveReloadScript={settings.liveReloadScript}
+      analyticsSources={settings.analyticsSources}
+      afterRoot={embedded?.chain?.element}
+    >
+      <AppRoot showErrorDetail={settings.development} formToken={page.form?.token}>
+        <RouteTree levels={branchOf(page, route)} params={page.params} actionData={page.action?.data} failure={page.failure} viewKey={0} onBoundaryReached={onBoundaryReached} />
+      </AppRoot>
+    </PageDocument>
+  );
+}
+
 /**
  * Streams the page's document (docs/rendering.md): browsers get the shell as soon as it is
  * ready and boundaries as they resolve; crawlers get the whole document at once.
@@ -171,59 +203,44 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
         }
       : undefined;
 
-  const { pipe, abort } = renderToPipeableStream(
-    <PageDocument
-      head={page.head}
-      nonce={nonce}
-      styles={route.styles}
-      dataScript={embedded?.stream.initial}
-      liveReloadScript={settings.liveReloadScript}
-      analyticsSources={settings.analyticsSources}
-      afterRoot={embedded?.chain?.element}
-    >
-      <AppRoot showErrorDetail={settings.development} formToken={page.form?.token}>
-        <RouteTree levels={branchOf(page, route)} params={page.params} actionData={page.action?.data} failure={page.failure} viewKey={0} onBoundaryReached={onBoundaryReached} />
-      </AppRoot>
-    </PageDocument>,
-    {
-      nonce,
-      ...(route.bootstrapScriptContent === undefined ? {} : { bootstrapScriptContent: route.bootstrapScriptContent }),
-      onError(error) {
-        if (isRenderStopReason(error)) return lifecycle.timeoutDigest;
-        // A deferred value's rejection, already logged: the boundary carries its digest.
-        if (error instanceof DeferredDataError) return error.digest;
-        // notFound() and friends: before anything is sent the page ends in that status page;
-        // after the shell the boundary's digest names the status (shared/error-boundary.tsx).
-        if (isHttpError(error) && error.status < 500) {
-          return lifecycle.statusCalled(error, 'render') || !lifecycle.streaming ? undefined : statusDigest(error.status);
-        }
-        // Becomes the boundary's digest in the HTML; the same digest is in the log line.
-        return logServerError(req, error);
-      },
-      // React calls these inside its own async context; the answer is written outside it, so
-      // nothing the response arms as it finishes keeps the render alive (outside-render-context.ts).
-      onShellReady() {
-        if (!bot) outsideRenderContext(() => sendDocument(page, route, request, settings, react));
-      },
-      onAllReady() {
-        outsideRenderContext(() => {
-          // A crawler's document, or whatever the render timeout left; a browser already has its shell.
-          sendDocument(page, route, request, settings, react);
-          // The timer stays until the response closes: delivery can still stall.
-          lifecycle.enter('delivering');
-        });
-      },
-      onShellError(error) {
-        // Unless the client is gone, Express answers: a status page, or 500 with its error line.
-        // A deferred value the shell read stands for what it failed with, logged already.
-        const cause = page.causeOf(error);
-        outsideRenderContext(() => {
-          if (react.showInBoundary(cause)) return;
-          if (lifecycle.enter('done')) request.next(cause);
-        });
-      },
+  const { pipe, abort } = renderToPipeableStream(documentElement(page, route, nonce, settings, embedded, onBoundaryReached), {
+    nonce,
+    ...(route.bootstrapScriptContent === undefined ? {} : { bootstrapScriptContent: route.bootstrapScriptContent }),
+    onError(error) {
+      if (isRenderStopReason(error)) return lifecycle.timeoutDigest;
+      // A deferred value's rejection, already logged: the boundary carries its digest.
+      if (error instanceof DeferredDataError) return error.digest;
+      // notFound() and friends: before anything is sent the page ends in that status page;
+      // after the shell the boundary's digest names the status (shared/error-boundary.tsx).
+      if (isHttpError(error) && error.status < 500) {
+        return lifecycle.statusCalled(error, 'render') || !lifecycle.streaming ? undefined : statusDigest(error.status);
+      }
+      // Becomes the boundary's digest in the HTML; the same digest is in the log line.
+      return logServerError(req, error);
     },
-  );
+    // React calls these inside its own async context; the answer is written outside it, so
+    // nothing the response arms as it finishes keeps the render alive (outside-render-context.ts).
+    onShellReady() {
+      if (!bot) outsideRenderContext(() => sendDocument(page, route, request, settings, react));
+    },
+    onAllReady() {
+      outsideRenderContext(() => {
+        // A crawler's document, or whatever the render timeout left; a browser already has its shell.
+        sendDocument(page, route, request, settings, react);
+        // The timer stays until the response closes: delivery can still stall.
+        lifecycle.enter('delivering');
+      });
+    },
+    onShellError(error) {
+      // Unless the client is gone, Express answers: a status page, or 500 with its error line.
+      // A deferred value the shell read stands for what it failed with, logged already.
+      const cause = page.causeOf(error);
+      outsideRenderContext(() => {
+        if (react.showInBoundary(cause)) return;
+        if (lifecycle.enter('done')) request.next(cause);
+      });
+    },
+  });
   const react: RenderedDocument = {
     abort,
     pipeInto: (target) => void pipe(createReactDestination(target)),
