@@ -49,6 +49,7 @@ export interface LayoutHead {
  * template. The site's name still follows (resolveHead).
  */
 export function headWithinLayouts(layouts: readonly (LayoutHead | undefined)[], page: PageHead): PageHead {
+  // Stryker disable next-line ConditionalExpression: equivalent, without layouts every field below is the page's own; this only skips the work
   if (layouts.length === 0) return page;
   const inner = <Key extends keyof LayoutHead>(key: Key): LayoutHead[Key] => layouts.findLast((head) => head?.[key] !== undefined)?.[key];
   const own = page.title === '' ? undefined : page.title;

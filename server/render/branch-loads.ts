@@ -27,7 +27,7 @@ export function branchLevels(route: PageRouteDefinition): readonly (LayoutDefini
  */
 export function keptLayouts(req: Request, layouts: readonly LayoutDefinition[]): ReadonlySet<string> {
   const header = req.method === 'POST' ? undefined : req.get(NAVIGATION_KEEP_HEADER);
-  if (header === undefined || layouts.length === 0) return NONE;
+  if (header === undefined) return NONE;
   const named = new Set(header.split(','));
   return new Set(layouts.filter((layout) => named.has(layout.id)).map((layout) => layout.id));
 }

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import type { LayoutHead } from '../../shared/head.ts';
+import { HttpError } from '../../shared/http-error.ts';
 import { redirect } from '../../shared/responses.ts';
 import { defineRoute, layout, type LayoutModule, type RouteTableEntry } from '../../shared/route-definition.ts';
 import { isRouteErrorResponse, ServerRouteError, useRouteError } from '../../shared/route-errors.tsx';
@@ -61,21 +62,25 @@ describe('head defaults from layouts', () => {
       { id: 'outer' },
     ),
   ];
-  const { app } = buildApp(table, { site: { name: 'Site' } });
+  // Built in each test: a head that depends on neither data nor path is worked out when the app is built.
+  const site = { site: { name: 'Site' } };
 
   test("the page's own fields win, and its title goes into the innermost template", async () => {
+    const { app } = buildApp(table, site);
     const { title, meta } = headOf((await request(app).get('/own').expect(200)).text);
     expect(title).toBe('Own · Inner · Site');
     expect(meta).toMatchObject({ description: 'Own.', robots: 'noindex', 'og:image': 'https://example.com/own.png', 'og:type': 'article', 'og:title': 'Own · Inner' });
   });
 
   test('a field the page leaves out comes from the innermost layout that gives it; an empty title takes the default title, untemplated', async () => {
+    const { app } = buildApp(table, site);
     const { title, meta } = headOf((await request(app).get('/untitled').expect(200)).text);
     expect(title).toBe('Outer default · Site');
     expect(meta).toMatchObject({ description: 'Inner.', robots: 'noarchive', 'og:image': 'https://example.com/outer.png', 'og:type': 'article' });
   });
 
   test("outside the inner layout, only the outer layout's defaults apply", async () => {
+    const { app } = buildApp(table, site);
     const { title, meta } = headOf((await request(app).get('/outer-only').expect(200)).text);
     expect(title).toBe('Outer default · Site');
     expect(meta).toMatchObject({ description: 'Outer.', 'og:type': 'website' });
@@ -111,6 +116,8 @@ describe('which boundary shows a failed load', () => {
               load: ({ searchParams }) => {
                 if (searchParams.has('redirect')) redirect('/elsewhere');
                 if (searchParams.has('fail')) throw new Error('fixture: the page load failed');
+                // Not a status helper: a server error, whatever status it carries.
+                if (searchParams.has('http-500')) throw new HttpError(500, 'fixture: an HttpError of 500');
                 return {};
               },
             }),
@@ -127,6 +134,13 @@ describe('which boundary shows a failed load', () => {
     const res = await request(app).get('/page?fail-inner').expect(500);
     expect(res.text).not.toContain('BOUNDARY');
     expect(res.text).toContain(`Digest: ${String(errorLines(logs)[0]?.digest)}`);
+  });
+
+  test('an HttpError of 500 or more is a server error for the boundary too: 500, one error line, its digest', async () => {
+    const { app, logs } = buildApp(table);
+    const res = await request(app).get('/page?http-500').expect(500);
+    expect(errorLines(logs)).toHaveLength(1);
+    expect(res.text.replaceAll('<!-- -->', '')).toContain('BOUNDARY message The server could not load this part of the page.');
   });
 
   test('a redirect from a load under a boundary still redirects', async () => {
