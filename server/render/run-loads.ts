@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { AppLoadContext, LoadContext, PageRouteDefinition, RouteParams } from '../../shared/route-definition.ts';
 import { untilAborted } from './abortable.ts';
-import { branchLevels, keptLayouts, routeFailure, type RouteFailure } from './branch-loads.ts';
+import { keptLayouts, routeFailure, type RouteFailure } from './branch-loads.ts';
 import { unwrapData, type Unwrapped } from './page-answer.ts';
 import type { PageLifecycle } from './page-lifecycle.ts';
 import { createLoadContext, NO_APP_CONTEXT, type GetLoadContext } from './request-context.ts';
@@ -56,18 +56,20 @@ async function runBranchLoads(
       throw new BranchContextError(error);
     }
   }
-  const publicOrigin = settings.publicOrigin;
-  const levels = branchLevels(route);
-  return Promise.allSettled(
-    levels.map((level, index) => {
-      const isPage = index === levels.length - 1;
-      const { load } = level;
-      if (load === undefined || (!isPage && kept.has(route.layouts?.[index]?.id ?? ''))) return undefined;
-      // A load that throws before its first await fails its own level, not the others.
-      const loading = new Promise((resolve) => resolve(load(createLoadContext(req, { params: isPage ? params : NO_PARAMS, signal, context, publicOrigin }))));
-      return untilAborted(loading, signal);
-    }),
-  );
+  const { publicOrigin } = settings;
+  // A load that throws before its first await fails its own level, not the others; a value
+  // returned at once (most layouts' are) is taken as it is, with no promise made around it.
+  const start = (load: (context: LoadContext) => unknown, levelParams: RouteParams): unknown => {
+    try {
+      return load(createLoadContext(req, { params: levelParams, signal, context, publicOrigin }));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+  const loads: unknown[] = layouts.map((layout) => (layout.load === undefined || kept.has(layout.id) ? undefined : start(layout.load, NO_PARAMS)));
+  loads.push(route.load === undefined ? undefined : start(route.load, params));
+  // One race against the signal for the whole branch: a timeout or a departed client stops them all.
+  return untilAborted(Promise.allSettled(loads), signal);
 }
 
 const NO_PARAMS: RouteParams = Object.freeze({});
