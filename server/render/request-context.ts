@@ -19,6 +19,8 @@ export interface LoadContextParts {
   readonly signal: AbortSignal;
   readonly context: AppLoadContext;
   readonly publicOrigin: URL | undefined;
+  /** The request as a page sees it, when another load of the same request made it already. */
+  readonly request?: PageRequest;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface LoadContextParts {
  * URL, headers and cookies are made from Node's objects the first time a page asks, so a page
  * that never looks pays nothing for them.
  */
-export function createLoadContext(req: Request, { params, signal, context, publicOrigin }: LoadContextParts): LoadContext {
+export function createLoadContext(req: Request, { params, signal, context, publicOrigin, request }: LoadContextParts): LoadContext {
   let cookies: Readonly<Record<string, string | undefined>> | undefined;
   let searchParams: URLSearchParams | undefined;
   return {
@@ -36,7 +38,7 @@ export function createLoadContext(req: Request, { params, signal, context, publi
       searchParams ??= searchParamsOf(req.originalUrl);
       return searchParams;
     },
-    request: createPageRequest(req, publicOrigin),
+    request: request ?? createPageRequest(req, publicOrigin),
     get cookies() {
       // Stryker disable next-line StringLiteral: equivalent, the only stand-in Stryker tries holds no '=' and parses to {} as '' does
       cookies ??= Object.freeze(parseCookie(req.headers.cookie ?? ''));
@@ -48,7 +50,8 @@ export function createLoadContext(req: Request, { params, signal, context, publi
   };
 }
 
-function createPageRequest(req: Request, publicOrigin: URL | undefined): PageRequest {
+/** The request as a page sees it; the loads of one branch share it, so its headers are made once. */
+export function createPageRequest(req: Request, publicOrigin: URL | undefined): PageRequest {
   let headers: Headers | undefined;
   let url: string | undefined;
   return {

@@ -4,7 +4,7 @@ import { untilAborted } from './abortable.ts';
 import { keptLayouts, routeFailure, type RouteFailure } from './branch-loads.ts';
 import { unwrapData, type Unwrapped } from './page-answer.ts';
 import type { PageLifecycle } from './page-lifecycle.ts';
-import { createLoadContext, NO_APP_CONTEXT, type GetLoadContext } from './request-context.ts';
+import { createLoadContext, createPageRequest, NO_APP_CONTEXT, type GetLoadContext } from './request-context.ts';
 
 /** What loads need beyond the request: the app's context and the public origin. */
 export interface LoadSettings {
@@ -57,11 +57,13 @@ async function runBranchLoads(
     }
   }
   const { publicOrigin } = settings;
+  // One view of the request for every level: its headers are made once, for whichever asks first.
+  const request = createPageRequest(req, publicOrigin);
   // A load that throws before its first await fails its own level, not the others; a value
   // returned at once (most layouts' are) is taken as it is, with no promise made around it.
   const start = (load: (context: LoadContext) => unknown, levelParams: RouteParams): unknown => {
     try {
-      return load(createLoadContext(req, { params: levelParams, signal, context, publicOrigin }));
+      return load(createLoadContext(req, { params: levelParams, signal, context, publicOrigin, request }));
     } catch (error) {
       return Promise.reject(error);
     }
