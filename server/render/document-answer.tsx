@@ -45,6 +45,8 @@ export interface DocumentRoute {
   readonly branch: readonly Omit<BranchLevel, 'data'>[];
   /** The head while a route's ErrorBoundary shows a status instead of the page (page-head.ts). */
   readonly failedHead: (status: number) => ResolvedHead;
+  /** Whether a level of the branch has an `ErrorBoundary`: only then does a render note the boundaries it reaches. */
+  readonly hasBoundary: boolean;
   /** Set when the page hydrates: the script that loads its code. */
   readonly bootstrapScriptContent: string | undefined;
   /** The page's stylesheets (docs/styles.md): inline when `css` is there, else linked. */
@@ -197,7 +199,7 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
   // The deepest level with an ErrorBoundary the render has reached (route-tree.tsx); none once one shows.
   let reached: number | undefined;
   const onBoundaryReached =
-    page.failure === undefined && route.branch.some((level) => level.ErrorBoundary !== undefined)
+    page.failure === undefined && route.hasBoundary
       ? (level: number) => {
           reached = Math.max(reached ?? level, level);
         }

@@ -78,6 +78,7 @@ export function createPageHandler(routeDefinition: PageRouteDefinition, options:
       ...(routeDefinition.layouts ?? []).map(({ id, component, ErrorBoundary }) => ({ id, Component: component, ErrorBoundary })),
       { id: routeDefinition.path, Component: routeDefinition.component, ErrorBoundary: routeDefinition.ErrorBoundary },
     ],
+    hasBoundary: routeDefinition.ErrorBoundary !== undefined || (routeDefinition.layouts ?? []).some((layout) => layout.ErrorBoundary !== undefined),
     bootstrapScriptContent: assets === undefined ? undefined : bootstrapScript(assets),
     // Each with its text when small enough to travel inside the document (client-assets.ts).
     styles: (assets?.styles ?? []).map((href) => ({ href, css: client.assets?.inlineStyles.get(href) })),
