@@ -45,7 +45,7 @@ export function routeErrorOf(payload: RouteErrorPayload): unknown {
 
 /** What a boundary that caught an exception in the browser gives: a status helper's as its status. */
 function caughtValue(error: unknown): unknown {
-  return isHttpError(error) && error.status < 500 ? { status: error.status, statusText: statusMessage(error.status), data: undefined } : error;
+  return isHttpError(error) && error.status < 500 ? routeErrorOf({ status: error.status, statusText: statusMessage(error.status) }) : error;
 }
 
 const RouteErrorContext = createContext<{ readonly error: unknown } | undefined>(undefined);

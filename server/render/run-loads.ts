@@ -25,8 +25,13 @@ export async function runLoad(
 ): Promise<unknown> {
   if (load === undefined) return undefined;
   const signal = lifecycle.loadSignal;
-  const context = settings.getLoadContext === undefined ? NO_APP_CONTEXT : await untilAborted(settings.getLoadContext(req, res), signal);
+  const context = await appContext(req, res, signal, settings);
   return untilAborted(load(createLoadContext(req, { params, signal, context, publicOrigin: settings.publicOrigin })), signal);
+}
+
+/** What the app's `getLoadContext` makes for the request, stopped by the signal; `{}` without one. Its failure is no route's: Express answers it. */
+function appContext(req: Request, res: Response, signal: AbortSignal, { getLoadContext }: LoadSettings): AppLoadContext | Promise<AppLoadContext> {
+  return getLoadContext === undefined ? NO_APP_CONTEXT : untilAborted(getLoadContext(req, res), signal);
 }
 
 /**
@@ -45,31 +50,26 @@ async function runBranchLoads(
   settings: LoadSettings,
 ): Promise<PromiseSettledResult<unknown>[]> {
   const layouts = route.layouts ?? [];
-  if (layouts.length === 0) return [await runLoad(route.load, req, res, params, lifecycle, settings).then(fulfilled, rejected)];
   const signal = lifecycle.loadSignal;
-  let context: AppLoadContext = NO_APP_CONTEXT;
-  if (settings.getLoadContext !== undefined) {
-    try {
-      context = await untilAborted(settings.getLoadContext(req, res), signal);
-    } catch (error) {
-      // Not a level's failure: no route's boundary stands for the app's context.
-      throw new BranchContextError(error);
-    }
-  }
+  // Not a level's: a failure of the app's context rejects for Express, never for a boundary.
+  const context = await appContext(req, res, signal, settings);
   const { publicOrigin } = settings;
   // One view of the request for every level: its headers are made once, for whichever asks first.
   const request = createPageRequest(req, publicOrigin);
   // A load that throws before its first await fails its own level, not the others; a value
   // returned at once (most layouts' are) is taken as it is, with no promise made around it.
-  const start = (load: (context: LoadContext) => unknown, levelParams: RouteParams): unknown => {
+  const start = (load: ((context: LoadContext) => unknown) | undefined, levelParams: RouteParams): unknown => {
+    if (load === undefined) return undefined;
     try {
       return load(createLoadContext(req, { params: levelParams, signal, context, publicOrigin, request }));
     } catch (error) {
       return Promise.reject(error);
     }
   };
-  const loads: unknown[] = layouts.map((layout) => (layout.load === undefined || kept.has(layout.id) ? undefined : start(layout.load, NO_PARAMS)));
-  loads.push(route.load === undefined ? undefined : start(route.load, params));
+  // Most pages have no layout: their one load, without gathering.
+  if (layouts.length === 0) return [await untilAborted(start(route.load, params), signal).then(fulfilled, rejected)];
+  const loads = layouts.map((layout) => (kept.has(layout.id) ? undefined : start(layout.load, NO_PARAMS)));
+  loads.push(start(route.load, params));
   // One race against the signal for the whole branch: a timeout or a departed client stops them all.
   return untilAborted(Promise.allSettled(loads), signal);
 }
@@ -77,14 +77,6 @@ async function runBranchLoads(
 const NO_PARAMS: RouteParams = Object.freeze({});
 const fulfilled = (value: unknown): PromiseSettledResult<unknown> => ({ status: 'fulfilled', value });
 const rejected = (reason: unknown): PromiseSettledResult<unknown> => ({ status: 'rejected', reason });
-
-/** `getLoadContext` failed: carried past the levels' failures to Express, as itself. */
-class BranchContextError {
-  readonly cause: unknown;
-  constructor(cause: unknown) {
-    this.cause = cause;
-  }
-}
 
 /** The status and headers the levels' `data()` gave: the page's status, every level's headers, the inner ones last. */
 function mergeLevels(levels: readonly Unwrapped[]): Unwrapped {
@@ -126,9 +118,8 @@ export async function loadBranch(
   settings: LoadSettings & { readonly development: boolean },
 ): Promise<LoadedBranch> {
   const kept = keptLayouts(req, route.layouts ?? []);
-  const results = await runBranchLoads(route, kept, req, res, params, lifecycle, settings).catch((error: unknown) => {
-    throw error instanceof BranchContextError ? error.cause : error;
-  });
+  // A failure of getLoadContext, the render timeout or a departed client rejects here, for Express.
+  const results = await runBranchLoads(route, kept, req, res, params, lifecycle, settings);
   const failedAt = results.findIndex((result) => result.status === 'rejected');
   const failed = results[failedAt];
   let failure: RouteFailure | undefined;

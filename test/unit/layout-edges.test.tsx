@@ -166,4 +166,16 @@ describe('which boundary shows a failed load', () => {
     await request(app).get('/page').set({ 'X-Navigation': 'data', 'X-Navigation-Scope': 'n1', 'X-Navigation-Keep': 'outer' }).expect(200);
     expect(counts).toEqual({ outer: 0, inner: 1 });
   });
+
+  test("a failure of the app's getLoadContext is no route's: the status page answers, with or without layouts", async () => {
+    const failing = () => Promise.reject(new Error('fixture: the app context failed'));
+    const flat = buildApp([defineRoute({ path: '/flat', component: () => <p>PAGE</p>, ErrorBoundary: Boundary, load: () => ({}) })], { getLoadContext: failing });
+    const flatAnswer = await request(flat.app).get('/flat').expect(500);
+    expect(flatAnswer.text).not.toContain('BOUNDARY');
+    expect(flatAnswer.text).toContain(`Digest: ${String(errorLines(flat.logs)[0]?.digest)}`);
+    const inLayouts = buildApp(table, { getLoadContext: failing });
+    const layoutAnswer = await request(inLayouts.app).get('/page').expect(500);
+    expect(layoutAnswer.text).not.toContain('BOUNDARY');
+    expect(errorLines(inLayouts.logs)).toHaveLength(1);
+  });
 });
