@@ -50,6 +50,8 @@ async function runBranchLoads(
   settings: LoadSettings,
 ): Promise<PromiseSettledResult<unknown>[]> {
   const layouts = route.layouts ?? [];
+  // A page with nothing to load asks the app for no context.
+  if (layouts.length === 0 && route.load === undefined) return [fulfilled(undefined)];
   const signal = lifecycle.loadSignal;
   // Not a level's: a failure of the app's context rejects for Express, never for a boundary.
   const context = await appContext(req, res, signal, settings);

@@ -88,6 +88,7 @@ describe('head defaults from layouts', () => {
 });
 
 describe('which boundary shows a failed load', () => {
+  const inLayoutsApp = (getLoadContext: () => object) => buildApp(table, { getLoadContext }).app;
   const counts = { outer: 0, inner: 0 };
   const table: RouteTableEntry[] = [
     layout(
@@ -177,5 +178,18 @@ describe('which boundary shows a failed load', () => {
     const layoutAnswer = await request(inLayouts.app).get('/page').expect(500);
     expect(layoutAnswer.text).not.toContain('BOUNDARY');
     expect(errorLines(inLayouts.logs)).toHaveLength(1);
+  });
+
+  test('a page with nothing to load, and no layout, asks the app for no context', async () => {
+    let made = 0;
+    const counting = () => {
+      made += 1;
+      return {};
+    };
+    const { app } = buildApp([defineRoute({ path: '/still', component: () => <p>STILL</p> })], { getLoadContext: counting });
+    await request(app).get('/still').expect(200);
+    expect(made).toBe(0);
+    await request(inLayoutsApp(counting)).get('/page').expect(200);
+    expect(made).toBe(1);
   });
 });
