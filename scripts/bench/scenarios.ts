@@ -51,7 +51,11 @@ export interface Scenario {
 
 /** The floor of React streaming: peak RSS (in each scenario that runs it) and cold start are ratios to it. */
 export const REACT_FLOOR: ServerKey = 'http-react';
-export const COLD_START_SERVERS: readonly ServerKey[] = ['product', REACT_FLOOR];
+/**
+ * Cold start: the product, bare Express 5 (the floor of any server built on Express as published)
+ * and the React floor every ratio is taken to.
+ */
+export const COLD_START_SERVERS: readonly ServerKey[] = ['product', 'express', REACT_FLOOR];
 
 /** The benchmark's scenarios, in the order of the table. */
 export const SCENARIOS: readonly Scenario[] = [
