@@ -205,6 +205,8 @@ function afterShow(): void {
 function commit(view: View, title: string, head: ResolvedHead | undefined, next: Arrival, styles?: readonly string[]): void {
   current = view;
   const show = () => {
+    // Whatever view comes next has the data loaded after the fetchers' posts: they go idle in it.
+    tellRevalidated();
     setHead(title, head);
     if (styles !== undefined) applyStyles(styles);
     arrival = next;
@@ -498,16 +500,34 @@ function onPopState(event: PopStateEvent): void {
 
 /** The latest revalidation, which those it replaced wait for. */
 let latestRefresh: Promise<void> = Promise.resolve();
+/** What the fetchers whose posts are being revalidated run when the page shows again (Navigator.revalidate's `onShow`). */
+let revalidated: Array<() => void> = [];
+
+/** Runs the waiting fetchers' `onShow`: inside the update that shows a view, so theirs renders with it. */
+function tellRevalidated(): void {
+  const waiting = revalidated;
+  revalidated = [];
+  for (const onShow of waiting) onShow();
+}
 
 /**
  * Loads the page on the screen again after a fetcher's post (React Router's revalidation): a GET
  * of the address's data with no layout kept, shown in place. A navigation under way brings a
  * page loaded afresh anyway, and is left alone.
  */
-function revalidate(): Promise<void> {
-  if (inFlight !== undefined && inFlight !== refreshing) return Promise.resolve();
-  const run = new Promise<void>((shown) => {
-    void go(new URL(location.href), { revalidate: true, refresh: shown }).finally(shown);
+function revalidate(onShow: () => void): Promise<void> {
+  revalidated.push(onShow);
+  if (inFlight !== undefined && inFlight !== refreshing) {
+    tellRevalidated();
+    return Promise.resolve();
+  }
+  const run: Promise<void> = new Promise<void>((shown) => {
+    void go(new URL(location.href), { revalidate: true, refresh: shown }).finally(() => {
+      // Ended without showing (failed, or replaced by a navigation): the fetchers wait no more. One
+      // replaced by a newer revalidation leaves them to that one.
+      if (run === latestRefresh) tellRevalidated();
+      shown();
+    });
   });
   latestRefresh = run;
   return settled(run);

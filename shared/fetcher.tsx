@@ -20,6 +20,16 @@ export interface Fetcher<Data> {
   readonly data: Data | undefined;
   /** Why the last request failed, as a route's `useRouteError()` would give it: a status (`isRouteErrorResponse`), else an `Error` (a server error's with its digest). */
   readonly error: unknown;
+  /**
+   * The fields being posted, from the submit until the page shows what the action changed (the
+   * `submitting` and the following `loading` state); otherwise undefined. What optimistic UI
+   * reads: a like counted before the server has answered.
+   */
+  readonly formData: FormData | undefined;
+  /** Where those fields are posted (path and query), while `formData` is set. */
+  readonly formAction: string | undefined;
+  /** `'POST'` while `formData` is set. */
+  readonly formMethod: 'POST' | undefined;
   /** A `<Form>` that posts to an action without navigating, once the page has hydrated; before, a plain post. */
   readonly Form: (props: Omit<FormProps, 'method'>) => ReactNode;
   /** Posts, urlencoded, with the form token, to `action` (default: the page's own address). */
@@ -28,13 +38,27 @@ export interface Fetcher<Data> {
   load(href: string): Promise<void>;
 }
 
+/** A post under way: what `formData` and `formAction` show. */
+interface Submission {
+  readonly formData: FormData;
+  readonly formAction: string;
+}
+
 interface Snapshot {
   readonly state: FetcherState;
   readonly data: unknown;
   readonly error: unknown;
+  readonly submission: Submission | undefined;
 }
 
-const IDLE: Snapshot = { state: 'idle', data: undefined, error: undefined };
+const IDLE: Snapshot = { state: 'idle', data: undefined, error: undefined, submission: undefined };
+
+/** The posted fields as a FormData, for `fetcher.formData`: the app's own, without the form token the runtime adds. */
+function submittedFields(body: URLSearchParams): FormData {
+  const fields = new FormData();
+  for (const [name, value] of body) if (name !== FORM_TOKEN_FIELD) fields.append(name, value);
+  return fields;
+}
 
 /** The text fields of a form, as the urlencoded body forms send (a file has no place in it). */
 function fieldsOf(form: FormData): URLSearchParams {
@@ -62,10 +86,11 @@ function createFetcher(set: (snapshot: Snapshot) => void) {
     latest?.abort();
     const controller = new AbortController();
     latest = controller;
+    const submission = body === undefined ? undefined : { formData: submittedFields(body), formAction: `${url.pathname}${url.search}` };
     const show = (state: FetcherState, next: unknown, error?: unknown) => {
       if (latest !== controller) return;
       data = next;
-      set({ state, data: next, error });
+      set({ state, data: next, error, submission: state === 'idle' ? undefined : submission });
     };
     show(body === undefined ? 'loading' : 'submitting', data);
     try {
@@ -85,7 +110,9 @@ function createFetcher(set: (snapshot: Snapshot) => void) {
       // As React Router does by default: the page is loaded again after a post, unless its action answered with an error status.
       if (body !== undefined && status < 400) {
         show('loading', result);
-        await navigator.revalidate();
+        // Idle in the same render as the page's new data: an optimistic value never counts twice.
+        await navigator.revalidate(() => show('idle', result));
+        return;
       }
       show('idle', result);
     } catch (error) {
@@ -131,6 +158,9 @@ export function useFetcher<Fn extends AnyFunction = AnyFunction>(): Fetcher<Acti
       // The route's own value, sent by the server: typed from the function the page names.
       data: snapshot.data as ActionDataOf<Fn> | undefined,
       error: snapshot.error,
+      formData: snapshot.submission?.formData,
+      formAction: snapshot.submission?.formAction,
+      formMethod: snapshot.submission === undefined ? undefined : 'POST',
       Form: FetcherForm,
       submit(target, options) {
         const body = target instanceof FormData ? fieldsOf(target) : new URLSearchParams(target);

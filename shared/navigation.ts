@@ -18,8 +18,13 @@ export interface Navigator {
    * Rejects when no answer of the app's came (the network, an answer cut short or foreign).
    */
   fetch(url: URL, body: URLSearchParams | undefined, signal: AbortSignal): Promise<FetcherAnswer>;
-  /** Loads the page on the screen again, every level, in place (same history entry, scroll and focus); settles once it shows. */
-  revalidate(): Promise<void>;
+  /**
+   * Loads the page on the screen again, every level, in place (same history entry, scroll and
+   * focus); settles once it shows. `onShow` runs inside the update that shows it (or once the
+   * revalidation ends without showing), so what a fetcher sets there renders with the page's new
+   * data, never a frame apart.
+   */
+  revalidate(onShow: () => void): Promise<void>;
 }
 
 /** What a fetcher's request brought back (Navigator.fetch). */

@@ -28,7 +28,7 @@ export async function action({ body }: ActionContext) {
   return { added: name, at: new Date() };
 }
 
-/** One fetcher and its form: its state, the guest it added (with the time, a Date), its field's error, a refusal's status. */
+/** One fetcher and its form: its state, the guest being added (optimistic UI), the guest it added (with the time, a Date), its field's error, a refusal's status. */
 function GuestForm({ which }: { readonly which: string }) {
   const fetcher = useFetcher<typeof action>();
   const posted = useActionData<typeof action>();
@@ -42,6 +42,11 @@ function GuestForm({ which }: { readonly which: string }) {
         Add
       </button>{' '}
       <output id={`state-${which}`}>{fetcher.state}</output>
+      {fetcher.formData === undefined ? null : (
+        <p id={`pending-${which}`}>
+          {[...fetcher.formData.keys()].join(',')}: {String(fetcher.formData.get('name'))} to {fetcher.formAction} by {fetcher.formMethod}
+        </p>
+      )}
       {failed === undefined ? null : <p id={`error-${which}`}>{failed.errors.name}</p>}
       {added === undefined ? null : (
         <p id={`added-${which}`}>
