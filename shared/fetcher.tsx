@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Form, submitterOf, type FormProps } from './form.tsx';
 import { statusMessage } from './http-error.ts';
 import { currentNavigator, FORM_TOKEN_FIELD, installedNavigator, useFormToken } from './navigation.ts';
@@ -77,22 +77,87 @@ function failureOf(status: number, payload: unknown): unknown {
   return routeErrorOf({ status, statusText: statusMessage(status), ...(typeof digest === 'string' ? { digest } : {}) });
 }
 
-/** One fetcher's requests and its form: a newer request takes over, and what an older one brings back is dropped. */
-function createFetcher(set: (snapshot: Snapshot) => void) {
+/** A fetcher with requests behind it (client only: the server never starts one). */
+interface FetcherEntry {
+  snapshot: Snapshot;
+  readonly run: (url: URL, body?: URLSearchParams) => Promise<void>;
+}
+
+/** The fetchers by key: made by their first request, gone once idle with no component showing them. */
+const fetchers = new Map<string, FetcherEntry>();
+/** How many mounted components show each key (`useFetcher({ key })` shares one fetcher). */
+const users = new Map<string, number>();
+const listeners = new Set<() => void>();
+/** What `useFetchers()` returns, made again on each change only (so a render sees it unchanged until then). */
+let inFlight: readonly FetcherInFlight[] = [];
+
+/** A fetcher under way, as `useFetchers()` lists it: its state and submission, without its methods. */
+export interface FetcherInFlight {
+  readonly key: string;
+  readonly state: FetcherState;
+  readonly data: unknown;
+  readonly formData: FormData | undefined;
+  readonly formAction: string | undefined;
+  readonly formMethod: 'POST' | undefined;
+}
+
+function changed(): void {
+  inFlight = [...fetchers]
+    .filter(([, entry]) => entry.snapshot.state !== 'idle')
+    .map(([key, { snapshot }]) => ({ key, state: snapshot.state, data: snapshot.data, ...submissionFields(snapshot.submission) }));
+  for (const listener of listeners) listener();
+}
+
+function submissionFields(submission: Submission | undefined) {
+  return { formData: submission?.formData, formAction: submission?.formAction, formMethod: submission === undefined ? undefined : ('POST' as const) };
+}
+
+/**
+ * A value of the fetchers' store, kept in the component's own state. Not useSyncExternalStore:
+ * that renders every change at once, outside a transition, where a fetcher going idle must come
+ * in the same render as the page the runtime shows in a transition (Navigator.revalidate).
+ */
+function useFetcherStore<T>(read: () => T, key: string): T {
+  const [value, setValue] = useState(read);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `read` follows `key`, which the subscription follows
+  useEffect(() => {
+    const listener = () => setValue(read);
+    // What changed between the render and this effect.
+    listener();
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+    };
+  }, [key]);
+  return value;
+}
+
+/** Forgets an idle fetcher nobody shows: its data went with its last component, as in React Router. */
+function forgetIfUnused(key: string): void {
+  if (!users.has(key) && fetchers.get(key)?.snapshot.state === 'idle') fetchers.delete(key);
+}
+
+/** The fetcher of `key`, made on its first request: a newer request takes over, and what an older one brings back is dropped. */
+function fetcherOf(key: string): FetcherEntry {
+  const existing = fetchers.get(key);
+  if (existing !== undefined) return existing;
   let latest: AbortController | undefined;
-  let data: unknown;
+  const entry: FetcherEntry = { snapshot: IDLE, run };
+  fetchers.set(key, entry);
 
   async function run(url: URL, body?: URLSearchParams): Promise<void> {
     latest?.abort();
     const controller = new AbortController();
     latest = controller;
     const submission = body === undefined ? undefined : { formData: submittedFields(body), formAction: `${url.pathname}${url.search}` };
-    const show = (state: FetcherState, next: unknown, error?: unknown) => {
+    const show = (state: FetcherState, data: unknown, error?: unknown) => {
       if (latest !== controller) return;
-      data = next;
-      set({ state, data: next, error, submission: state === 'idle' ? undefined : submission });
+      entry.snapshot = { state, data, error, submission: state === 'idle' ? undefined : submission };
+      changed();
+      // A fetcher whose components went while it ran is gone once it has finished.
+      forgetIfUnused(key);
     };
-    show(body === undefined ? 'loading' : 'submitting', data);
+    show(body === undefined ? 'loading' : 'submitting', entry.snapshot.data);
     try {
       const navigator = await installedNavigator();
       const answer = await navigator.fetch(url, body, controller.signal);
@@ -121,8 +186,13 @@ function createFetcher(set: (snapshot: Snapshot) => void) {
     }
   }
 
-  // biome-ignore lint/correctness/noComponentHookFactories: made once per fetcher (useFetcher's state), so it keeps its identity for the fetcher's life, as React Router's fetcher.Form does
-  function FetcherForm({ onSubmit, ...props }: Omit<FormProps, 'method'>) {
+  return entry;
+}
+
+/** A fetcher's `<Form>`, for the key the component's fetcher has now: one component per hook, so its fields are never mounted afresh. */
+function formFor(keyOf: () => string) {
+  // biome-ignore lint/correctness/noComponentHookFactories: made once per hook (useFetcher's state), so it keeps its identity for the component's life, as React Router's fetcher.Form does
+  return function FetcherForm({ onSubmit, ...props }: Omit<FormProps, 'method'>) {
     return (
       <Form
         {...props}
@@ -133,24 +203,39 @@ function createFetcher(set: (snapshot: Snapshot) => void) {
           event.preventDefault();
           const form = event.currentTarget;
           const submitter = submitterOf(event);
-          void run(new URL(submitter?.getAttribute('formaction') ?? form.getAttribute('action') ?? location.href, location.href), fieldsOf(new FormData(form, submitter)));
+          void fetcherOf(keyOf()).run(
+            new URL(submitter?.getAttribute('formaction') ?? form.getAttribute('action') ?? location.href, location.href),
+            fieldsOf(new FormData(form, submitter)),
+          );
         }}
       />
     );
-  }
-
-  return { run, FetcherForm };
+  };
 }
 
 /**
  * A fetcher: posts to a route's action, or loads a route's data, without navigating (React
  * Router's `useFetcher()`, docs/building-an-app.md#fetchers). Each call to the hook is its own
- * fetcher, with its own state. Typed from the route's function: `useFetcher<typeof action>()`.
+ * fetcher, with its own state, unless it names a `key`: the hooks with one key, anywhere on the
+ * page, share one fetcher. Typed from the route's function: `useFetcher<typeof action>()`.
  */
-export function useFetcher<Fn extends AnyFunction = AnyFunction>(): Fetcher<ActionDataOf<Fn>> {
-  const [snapshot, setSnapshot] = useState(IDLE);
-  // Made once per fetcher: its Form keeps its identity, so its fields are never mounted afresh.
-  const [{ run, FetcherForm }] = useState(() => createFetcher(setSnapshot));
+export function useFetcher<Fn extends AnyFunction = AnyFunction>(options?: { readonly key?: string }): Fetcher<ActionDataOf<Fn>> {
+  const generated = useId();
+  const key = options?.key ?? generated;
+  const keyRef = useRef(key);
+  keyRef.current = key;
+  const snapshot = useFetcherStore(() => fetchers.get(key)?.snapshot ?? IDLE, key);
+  // Made once per hook: its Form keeps its identity, so its fields are never mounted afresh.
+  const [FetcherForm] = useState(() => formFor(() => keyRef.current));
+  useEffect(() => {
+    users.set(key, (users.get(key) ?? 0) + 1);
+    return () => {
+      const left = (users.get(key) ?? 1) - 1;
+      if (left === 0) users.delete(key);
+      else users.set(key, left);
+      forgetIfUnused(key);
+    };
+  }, [key]);
   const token = useFormToken();
   return useMemo(
     () => ({
@@ -158,17 +243,24 @@ export function useFetcher<Fn extends AnyFunction = AnyFunction>(): Fetcher<Acti
       // The route's own value, sent by the server: typed from the function the page names.
       data: snapshot.data as ActionDataOf<Fn> | undefined,
       error: snapshot.error,
-      formData: snapshot.submission?.formData,
-      formAction: snapshot.submission?.formAction,
-      formMethod: snapshot.submission === undefined ? undefined : 'POST',
+      ...submissionFields(snapshot.submission),
       Form: FetcherForm,
-      submit(target, options) {
+      submit(target, submitOptions) {
         const body = target instanceof FormData ? fieldsOf(target) : new URLSearchParams(target);
         if (token !== undefined && !body.has(FORM_TOKEN_FIELD)) body.set(FORM_TOKEN_FIELD, token);
-        return run(new URL(options?.action ?? location.href, location.href), body);
+        return fetcherOf(key).run(new URL(submitOptions?.action ?? location.href, location.href), body);
       },
-      load: (href) => run(new URL(href, location.href)),
+      load: (href) => fetcherOf(key).run(new URL(href, location.href)),
     }),
-    [snapshot, token, run, FetcherForm],
+    [snapshot, token, key, FetcherForm],
   );
+}
+
+/**
+ * Every fetcher on the page that is not idle (React Router's `useFetchers()`): for a component
+ * that did not make them, to show what they are sending (an optimistic row in a list whose forms
+ * live elsewhere) or a pending indicator. Empty on the server and before the first request.
+ */
+export function useFetchers(): readonly FetcherInFlight[] {
+  return useFetcherStore(() => inFlight, '');
 }

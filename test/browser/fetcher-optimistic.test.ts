@@ -10,7 +10,7 @@ interface Frame {
   readonly listed: boolean;
 }
 
-describe('fetcher.formData in Chromium (optimistic UI)', () => {
+describe('fetcher.formData, useFetchers() and keys in Chromium (optimistic UI)', () => {
   test('the posted fields show from the submit until the page shows the action’s result, and go in the same update that brings it: never both at once', async () => {
     const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
     const page = await context.newPage();
@@ -53,6 +53,63 @@ describe('fetcher.formData in Chromium (optimistic UI)', () => {
     const submitted = frames.findIndex((frame) => frame.pending !== null);
     expect(frames.slice(submitted).filter((frame) => !frame.listed && frame.pending === null)).toEqual([]);
     expect(frames.at(-1)).toEqual({ state: 'idle', pending: null, listed: true });
+    await context.close();
+  });
+  test('useFetchers() lists a fetcher under way, with its fields, where its form is not, until the page shows its result', async () => {
+    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const page = await context.newPage();
+    await page.goto(`${session.server.origin}/layouts/guests`);
+    await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
+    expect(await page.textContent('#in-flight')).toBe('0');
+    const name = `Elsewhere ${Date.now()}`;
+    await page.fill('#name-a', name);
+    await page.evaluate((guest) => {
+      const frames: { readonly count: string; readonly pending: string; readonly listed: boolean }[] = [];
+      Reflect.set(window, '__frames', frames);
+      const record = () =>
+        frames.push({
+          count: document.getElementById('in-flight')?.textContent ?? '',
+          pending: document.getElementById('pending-guests')?.textContent ?? '',
+          listed: [...document.querySelectorAll('#guests li')].some((item) => item.textContent === guest),
+        });
+      const main = document.querySelector('main');
+      if (main !== null) new MutationObserver(record).observe(main, { childList: true, characterData: true, subtree: true });
+    }, name);
+
+    await page.click('#add-a');
+    await page.waitForSelector(`#guests li:text-is("${name}")`);
+    await expect.poll(() => page.textContent('#state-a')).toBe('idle');
+    const frames: { readonly count: string; readonly pending: string; readonly listed: boolean }[] = await page.evaluate(() => Reflect.get(window, '__frames'));
+    expect(frames.some((frame) => frame.count === '1' && frame.pending === name && !frame.listed)).toBe(true);
+    // From the submit on, the guest is pending or listed, never both, never neither.
+    const from = frames.findIndex((frame) => frame.pending === name);
+    expect(from).toBeGreaterThanOrEqual(0);
+    expect(frames.slice(from).filter((frame) => (frame.pending === name) === frame.listed)).toEqual([]);
+    expect(frames.at(-1)).toEqual({ count: '0', pending: '', listed: true });
+    await context.close();
+  });
+
+  test('two components with one key share one fetcher: the other sees its states and its data', async () => {
+    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const page = await context.newPage();
+    await page.goto(`${session.server.origin}/layouts/guests`);
+    await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
+    const name = `Shared ${Date.now()}`;
+    await page.fill('#name-b', name);
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      Reflect.set(window, '__shared', seen);
+      const element = document.getElementById('shared-state');
+      if (element !== null) new MutationObserver(() => seen.push(element.textContent ?? '')).observe(element, { childList: true, characterData: true, subtree: true });
+    });
+    await page.click('#add-b');
+    await page.waitForSelector(`#guests li:text-is("${name}")`);
+    await expect.poll(() => page.evaluate(() => Reflect.get(window, '__shared'))).toEqual(['submitting', 'loading', 'idle']);
+    expect(await page.textContent('#shared-added')).toBe(name);
+    expect(await page.textContent('#added-b')).toBe(`${name} at a date`);
+    // Form a's fetcher has no key: it stayed out of it.
+    expect(await page.textContent('#state-a')).toBe('idle');
+    expect(await page.$('#added-a')).toBeNull();
     await context.close();
   });
 });

@@ -1,5 +1,5 @@
 import { invalid, redirect } from '../../../../shared/action-helpers.ts';
-import { useFetcher } from '../../../../shared/fetcher.tsx';
+import { useFetcher, useFetchers } from '../../../../shared/fetcher.tsx';
 import type { PageHead } from '../../../../shared/head.ts';
 import type { ActionContext } from '../../../../shared/route-definition.ts';
 import { isRouteErrorResponse } from '../../../../shared/route-errors.tsx';
@@ -29,8 +29,8 @@ export async function action({ body }: ActionContext) {
 }
 
 /** One fetcher and its form: its state, the guest being added (optimistic UI), the guest it added (with the time, a Date), its field's error, a refusal's status. */
-function GuestForm({ which }: { readonly which: string }) {
-  const fetcher = useFetcher<typeof action>();
+function GuestForm({ which, fetcherKey }: { readonly which: string; readonly fetcherKey?: string }) {
+  const fetcher = useFetcher<typeof action>(fetcherKey === undefined ? undefined : { key: fetcherKey });
   const posted = useActionData<typeof action>();
   const result = fetcher.data ?? posted;
   const failed = result !== undefined && 'errors' in result ? result : undefined;
@@ -55,6 +55,28 @@ function GuestForm({ which }: { readonly which: string }) {
       )}
       {fetcher.error === undefined ? null : <p id={`refused-${which}`}>{isRouteErrorResponse(fetcher.error) ? fetcher.error.status : 'failed'}</p>}
     </fetcher.Form>
+  );
+}
+
+/** Another component on the key of form b's fetcher: it sees the same fetcher. */
+function SharedState() {
+  const fetcher = useFetcher<typeof action>({ key: 'guest-b' });
+  const added = fetcher.data !== undefined && 'added' in fetcher.data ? fetcher.data.added : '';
+  return (
+    <p>
+      Form b, seen from afar: <output id="shared-state">{fetcher.state}</output> <output id="shared-added">{added}</output>
+    </p>
+  );
+}
+
+/** The guests being added by any fetcher on the page (`useFetchers()`), shown where the forms are not. */
+function PendingGuests() {
+  const fetchers = useFetchers();
+  const names = fetchers.filter((fetcher) => fetcher.formAction === '/layouts/guests').map((fetcher) => String(fetcher.formData?.get('name')));
+  return (
+    <p>
+      In flight: <output id="in-flight">{fetchers.length}</output> <output id="pending-guests">{names.join(', ')}</output>
+    </p>
   );
 }
 
@@ -101,8 +123,10 @@ export default function Guests() {
         // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list of filler, never reordered
         <p key={index}>Filler paragraph {index + 1}, so that the page is taller than the window.</p>
       ))}
+      <PendingGuests />
       <GuestForm which="a" />
-      <GuestForm which="b" />
+      <GuestForm which="b" fetcherKey="guest-b" />
+      <SharedState />
       <Peek />
       <Visit />
     </main>
