@@ -36,6 +36,8 @@ export interface Fetcher<Data> {
   submit(target: SubmitTarget, options?: { readonly action?: string }): Promise<void>;
   /** Loads a page's data (its `load`'s) without going there. */
   load(href: string): Promise<void>;
+  /** Back to idle, without data or error; a request under way is aborted and its answer dropped. */
+  reset(): void;
 }
 
 /** A post under way: what `formData` and `formAction` show. */
@@ -81,6 +83,7 @@ function failureOf(status: number, payload: unknown): unknown {
 interface FetcherEntry {
   snapshot: Snapshot;
   readonly run: (url: URL, body?: URLSearchParams) => Promise<void>;
+  readonly reset: () => void;
 }
 
 /** The fetchers by key: made by their first request, gone once idle with no component showing them. */
@@ -142,8 +145,16 @@ function fetcherOf(key: string): FetcherEntry {
   const existing = fetchers.get(key);
   if (existing !== undefined) return existing;
   let latest: AbortController | undefined;
-  const entry: FetcherEntry = { snapshot: IDLE, run };
+  const entry: FetcherEntry = { snapshot: IDLE, run, reset };
   fetchers.set(key, entry);
+
+  function reset(): void {
+    latest?.abort();
+    latest = undefined;
+    entry.snapshot = IDLE;
+    changed();
+    forgetIfUnused(key);
+  }
 
   async function run(url: URL, body?: URLSearchParams): Promise<void> {
     latest?.abort();
@@ -251,6 +262,7 @@ export function useFetcher<Fn extends AnyFunction = AnyFunction>(options?: { rea
         return fetcherOf(key).run(new URL(submitOptions?.action ?? location.href, location.href), body);
       },
       load: (href) => fetcherOf(key).run(new URL(href, location.href)),
+      reset: () => fetchers.get(key)?.reset(),
     }),
     [snapshot, token, key, FetcherForm],
   );

@@ -43,7 +43,7 @@ const WITHOUT_NAVIGATION: Readonly<Record<string, string>> = {
   'shared/fetcher.tsx': [
     "import { createElement } from 'react';",
     "const Form = (props) => createElement('form', { ...props, method: 'post' });",
-    "export function useFetcher() { return { state: 'idle', data: undefined, error: undefined, formData: undefined, formAction: undefined, formMethod: undefined, Form, submit: async () => {}, load: async () => {} }; }",
+    "export function useFetcher() { return { state: 'idle', data: undefined, error: undefined, formData: undefined, formAction: undefined, formMethod: undefined, Form, submit: async () => {}, load: async () => {}, reset: () => {} }; }",
     'export function useFetchers() { return []; }',
   ].join('\n'),
 };

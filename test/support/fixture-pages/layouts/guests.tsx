@@ -41,6 +41,9 @@ function GuestForm({ which, fetcherKey }: { readonly which: string; readonly fet
       <button type="submit" id={`add-${which}`}>
         Add
       </button>{' '}
+      <button type="button" id={`reset-${which}`} onClick={() => fetcher.reset()}>
+        Reset {which}
+      </button>{' '}
       <output id={`state-${which}`}>{fetcher.state}</output>
       {fetcher.formData === undefined ? null : (
         <p id={`pending-${which}`}>
