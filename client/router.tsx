@@ -10,7 +10,9 @@ import {
   NAVIGATION_REDIRECT_HEADER,
   NAVIGATION_SCOPE_HEADER,
   setNavigationState,
+  submissionOf,
   type FetcherAnswer,
+  type Submission,
 } from '../shared/navigation.ts';
 import type { ClientRoute, EmbeddedPageData, LayoutData, PageDataMeta } from '../shared/page-data.ts';
 import { applicationErrorMessage, StatusView } from '../shared/status-view.tsx';
@@ -278,15 +280,20 @@ function request(url: URL, scope: string, { signal, post, keep = [], fetcher = f
 }
 
 /**
- * The layouts whose data a navigation to `url` can keep: those of the view on the screen, when
- * only the path changes. The same address again, another query, and everything after a post
- * (`revalidate`) load every level afresh, as React Router revalidates.
+ * The layouts whose data a request for `url`'s data can keep: those of the view on the screen,
+ * when only the path changes. The same address again, another query, and everything after a post
+ * (`revalidate`) load every level afresh, as React Router revalidates; a layout's
+ * `shouldRevalidate` has the last word. Those past a level that failed have no data to keep.
  */
-function keepable(url: URL, revalidate: boolean): string[] {
+function keepable(url: URL, revalidate: boolean, after?: Submission): string[] {
   const view = current;
-  if (revalidate || view === undefined || !('page' in view) || url.search !== location.search || url.pathname === location.pathname) return [];
+  if (view === undefined || !('page' in view)) return [];
+  const defaultShouldRevalidate = revalidate || url.search !== location.search || url.pathname === location.pathname;
+  const asked = { currentUrl: new URL(location.href), nextUrl: url, ...(after === undefined ? {} : { formMethod: 'POST' as const, ...after }), defaultShouldRevalidate };
   const { layouts = [], failure } = view.page;
-  return layouts.filter((_, index) => failure === undefined || index < failure.at).map((layout) => layout.id);
+  return layouts
+    .filter((_, index) => (failure === undefined || index < failure.at) && !(view.modules[index]?.shouldRevalidate?.(asked) ?? defaultShouldRevalidate))
+    .map((layout) => layout.id);
 }
 
 /** The page's data with each layout the server left out (`kept`) filled from the view on the screen; `undefined` when one is not there. */
@@ -367,6 +374,8 @@ interface Go {
   readonly revalidate?: boolean | undefined;
   /** A revalidation of the page on the screen (Navigator.revalidate): shown in place, no pending state; called once it shows. */
   readonly refresh?: (() => void) | undefined;
+  /** The post this load follows (a fetcher's, or one whose action redirected here), for the layouts' `shouldRevalidate`. */
+  readonly after?: Submission | undefined;
 }
 
 /** An in-place navigation: the page's data from the server, its code, then the new view. */
@@ -393,7 +402,8 @@ async function go(url: URL, options: Go): Promise<void> {
     prefetched.delete(url.href);
     const fresh = early !== undefined && Date.now() - early.at < PREFETCH_FRESH_MS ? early : undefined;
     const scope = fresh?.scope ?? `n${key}`;
-    const response = await (fresh?.response ?? request(url, scope, { signal: controller.signal, post: options.post, keep: keepable(url, revalidate) }));
+    const response = await (fresh?.response ??
+      request(url, scope, { signal: controller.signal, post: options.post, keep: options.post === undefined ? keepable(url, revalidate, options.after) : [] }));
     // An action or a load that redirected: go on to where it said, in place, as a new page.
     const redirected = response.headers.get(NAVIGATION_REDIRECT_HEADER);
     if (redirected !== null) {
@@ -402,7 +412,7 @@ async function go(url: URL, options: Go): Promise<void> {
       // A loop, or a target without code here (a resource route): the browser loads it in full.
       const hops = (options.hops ?? 0) + 1;
       if (hops > MAX_REDIRECTS || !stays(target)) location.assign(target.href);
-      else await go(target, { replace: options.replace, hops, revalidate });
+      else await go(target, { replace: options.replace, hops, revalidate, after: options.post === undefined ? options.after : submissionOf(url, options.post) });
       return;
     }
     const landed = new URL(response.url || url.href);
@@ -515,14 +525,14 @@ function tellRevalidated(): void {
  * of the address's data with no layout kept, shown in place. A navigation under way brings a
  * page loaded afresh anyway, and is left alone.
  */
-function revalidate(onShow: () => void): Promise<void> {
+function revalidate(onShow: () => void, after?: Submission): Promise<void> {
   revalidated.push(onShow);
   if (inFlight !== undefined && inFlight !== refreshing) {
     tellRevalidated();
     return Promise.resolve();
   }
   const run: Promise<void> = new Promise<void>((shown) => {
-    void go(new URL(location.href), { revalidate: true, refresh: shown }).finally(() => {
+    void go(new URL(location.href), { revalidate: true, refresh: shown, after }).finally(() => {
       // Ended without showing (failed, or replaced by a navigation): the fetchers wait no more. One
       // replaced by a newer revalidation leaves them to that one.
       if (run === latestRefresh) tellRevalidated();
@@ -547,7 +557,7 @@ async function fetchData(url: URL, body: URLSearchParams | undefined, signal: Ab
   if (redirected !== null) {
     // As React Router does: the action's redirect is a navigation, every level loaded afresh.
     const target = redirectTarget(redirected);
-    if (stays(target)) return { navigation: go(target, { hops: 1, revalidate: true }) };
+    if (stays(target)) return { navigation: go(target, { hops: 1, revalidate: true, after: body === undefined ? undefined : submissionOf(url, body) }) };
     location.assign(target.href);
     return { navigation: Promise.resolve() };
   }

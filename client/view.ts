@@ -1,12 +1,14 @@
 import type { ComponentType } from 'react';
 import type { EmbeddedPageData } from '../shared/page-data.ts';
-import type { PageComponent } from '../shared/route-definition.ts';
+import type { PageComponent, ShouldRevalidate } from '../shared/route-definition.ts';
 import type { BranchLevel } from '../shared/route-tree.tsx';
 
 /** A module of a page's branch as its entry exports it (scripts/build-client.ts): a layout's, or the page's last. */
 export interface RouteModule {
   readonly default: PageComponent;
   readonly ErrorBoundary?: ComponentType;
+  /** A layout's: whether its data loads again (client/router.tsx's keepable). */
+  readonly shouldRevalidate?: ShouldRevalidate;
 }
 
 /** What `#root` shows: a page inside its layouts with their data, or a status view the server answered with. */

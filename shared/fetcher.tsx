@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Form, submitterOf, type FormProps } from './form.tsx';
 import { statusMessage } from './http-error.ts';
-import { currentNavigator, FORM_TOKEN_FIELD, installedNavigator, useFormToken } from './navigation.ts';
+import { currentNavigator, FORM_TOKEN_FIELD, installedNavigator, submissionOf, type Submission, useFormToken } from './navigation.ts';
 import { routeErrorOf } from './route-errors.tsx';
 import type { ActionDataOf } from './route-hooks.tsx';
 
@@ -40,12 +40,6 @@ export interface Fetcher<Data> {
   reset(): void;
 }
 
-/** A post under way: what `formData` and `formAction` show. */
-interface Submission {
-  readonly formData: FormData;
-  readonly formAction: string;
-}
-
 interface Snapshot {
   readonly state: FetcherState;
   readonly data: unknown;
@@ -54,13 +48,6 @@ interface Snapshot {
 }
 
 const IDLE: Snapshot = { state: 'idle', data: undefined, error: undefined, submission: undefined };
-
-/** The posted fields as a FormData, for `fetcher.formData`: the app's own, without the form token the runtime adds. */
-function submittedFields(body: URLSearchParams): FormData {
-  const fields = new FormData();
-  for (const [name, value] of body) if (name !== FORM_TOKEN_FIELD) fields.append(name, value);
-  return fields;
-}
 
 /** The text fields of a form, as the urlencoded body forms send (a file has no place in it). */
 function fieldsOf(form: FormData): URLSearchParams {
@@ -160,7 +147,7 @@ function fetcherOf(key: string): FetcherEntry {
     latest?.abort();
     const controller = new AbortController();
     latest = controller;
-    const submission = body === undefined ? undefined : { formData: submittedFields(body), formAction: `${url.pathname}${url.search}` };
+    const submission = body === undefined ? undefined : submissionOf(url, body);
     const show = (state: FetcherState, data: unknown, error?: unknown) => {
       if (latest !== controller) return;
       entry.snapshot = { state, data, error, submission: state === 'idle' ? undefined : submission };
@@ -187,7 +174,7 @@ function fetcherOf(key: string): FetcherEntry {
       if (body !== undefined && status < 400) {
         show('loading', result);
         // Idle in the same render as the page's new data: an optimistic value never counts twice.
-        await navigator.revalidate(() => show('idle', result));
+        await navigator.revalidate(() => show('idle', result), submission === undefined ? undefined : { ...submission, actionResult: result });
         return;
       }
       show('idle', result);

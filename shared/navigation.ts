@@ -24,7 +24,24 @@ export interface Navigator {
    * revalidation ends without showing), so what a fetcher sets there renders with the page's new
    * data, never a frame apart.
    */
-  revalidate(onShow: () => void): Promise<void>;
+  revalidate(onShow: () => void, after?: Submission): Promise<void>;
+}
+
+/** A post that a revalidation follows, as the layouts' `shouldRevalidate` is told of it. */
+export interface Submission {
+  /** Where it went: path and query. */
+  readonly formAction: string;
+  /** Its fields, without the form token the runtime adds. */
+  readonly formData: FormData;
+  /** A fetcher's: what its action returned. */
+  readonly actionResult?: unknown;
+}
+
+/** A post as the app sees it (`fetcher.formData`, `shouldRevalidate`): its fields without the form token, to `url`. */
+export function submissionOf(url: URL, body: URLSearchParams): Submission {
+  const formData = new FormData();
+  for (const [name, value] of body) if (name !== FORM_TOKEN_FIELD) formData.append(name, value);
+  return { formAction: `${url.pathname}${url.search}`, formData };
 }
 
 /** What a fetcher's request brought back (Navigator.fetch). */

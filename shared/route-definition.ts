@@ -103,7 +103,29 @@ export interface LayoutModule<Data = unknown> {
   readonly load?: (context: LoadContext) => LoadResult<Data> | Promise<LoadResult<Data>>;
   readonly head?: LayoutHead;
   readonly ErrorBoundary?: ComponentType;
+  /** Whether the layout's data loads again on a navigation or a revalidation (React Router's); runs in the browser. */
+  readonly shouldRevalidate?: ShouldRevalidate;
 }
+
+/**
+ * What a layout's `shouldRevalidate` is asked, in the browser, before a request for page data
+ * (docs/building-an-app.md#when-a-layout-loads-again): where from, where to, the post that
+ * caused it, and what the runtime would do by itself.
+ */
+export interface ShouldRevalidateArgs {
+  readonly currentUrl: URL;
+  readonly nextUrl: URL;
+  /** The post this revalidation follows (a fetcher's, or a form's whose action redirected): its fields, where and how it went, and for a fetcher what its action returned. */
+  readonly formMethod?: 'POST' | undefined;
+  readonly formAction?: string | undefined;
+  readonly formData?: FormData | undefined;
+  readonly actionResult?: unknown;
+  /** The runtime's own answer: true after a post, on the same address and on a new query; false when only the path changes. */
+  readonly defaultShouldRevalidate: boolean;
+}
+
+/** True loads the layout's data again; false keeps what the browser shows. */
+export type ShouldRevalidate = (args: ShouldRevalidateArgs) => boolean;
 
 /** A layout of the route table: the module, and the id `useRouteLoaderData(id)` names it by. */
 export interface LayoutDefinition<Data = unknown> {

@@ -1,4 +1,4 @@
-import type { LoadContext } from '../../shared/route-definition.ts';
+import type { LoadContext, ShouldRevalidateArgs } from '../../shared/route-definition.ts';
 import { Outlet, useLoaderData } from '../../shared/route-hooks.tsx';
 import { SiteHeader } from '../components/site-header.tsx';
 import '../styles/site.css';
@@ -6,6 +6,11 @@ import '../styles/site.css';
 /** Who is signed in, for the header: loaded again after every post, so signing in or out shows at once. */
 export function load({ context }: LoadContext) {
   return { visitor: context.session.get('visitor') ?? null };
+}
+
+/** A like changes nobody's sign-in: the header keeps its data (and the session is not read again). */
+export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateArgs): boolean {
+  return formData?.get('intent') === 'like' ? false : defaultShouldRevalidate;
 }
 
 /** The root layout: the site's header and footer around every page of the app. */

@@ -29,7 +29,7 @@ export async function action({ body }: ActionContext) {
 }
 
 /** One fetcher and its form: its state, the guest being added (optimistic UI), the guest it added (with the time, a Date), its field's error, a refusal's status. */
-function GuestForm({ which, fetcherKey }: { readonly which: string; readonly fetcherKey?: string }) {
+function GuestForm({ which, fetcherKey, intent }: { readonly which: string; readonly fetcherKey?: string; readonly intent?: string }) {
   const fetcher = useFetcher<typeof action>(fetcherKey === undefined ? undefined : { key: fetcherKey });
   const posted = useActionData<typeof action>();
   const result = fetcher.data ?? posted;
@@ -37,6 +37,7 @@ function GuestForm({ which, fetcherKey }: { readonly which: string; readonly fet
   const added = result !== undefined && 'added' in result ? result : undefined;
   return (
     <fetcher.Form id={`form-${which}`} aria-label={`Add guest ${which}`}>
+      {intent === undefined ? null : <input type="hidden" name="intent" value={intent} />}
       <label htmlFor={`name-${which}`}>Name {which}</label> <input id={`name-${which}`} name="name" />{' '}
       <button type="submit" id={`add-${which}`}>
         Add
@@ -129,6 +130,7 @@ export default function Guests() {
       <PendingGuests />
       <GuestForm which="a" />
       <GuestForm which="b" fetcherKey="guest-b" />
+      <GuestForm which="c" intent="quiet" />
       <SharedState />
       <Peek />
       <Visit />

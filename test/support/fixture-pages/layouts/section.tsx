@@ -1,4 +1,5 @@
 import type { LayoutHead } from '../../../../shared/head.ts';
+import type { ShouldRevalidateArgs } from '../../../../shared/route-definition.ts';
 import { Outlet, useLoaderData, useRouteLoaderData } from '../../../../shared/route-hooks.tsx';
 import { isRouteErrorResponse, useRouteError } from '../../../../shared/route-errors.tsx';
 import { countLoad } from './load-counts.ts';
@@ -8,6 +9,11 @@ export const head: LayoutHead = { titleTemplate: '%s · Section' };
 
 export function load(): { readonly sectionLoads: number } {
   return { sectionLoads: countLoad('section') };
+}
+
+/** The guest list's page shows the section's data fresh: going there loads it again, where the runtime would keep it. */
+export function shouldRevalidate({ nextUrl, defaultShouldRevalidate }: ShouldRevalidateArgs): boolean {
+  return nextUrl.pathname === '/layouts/guests' || defaultShouldRevalidate;
 }
 
 /** The inner layout: reads its own data and its parent's by id. */

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { LayoutHead } from '../../../../shared/head.ts';
+import type { ShouldRevalidateArgs } from '../../../../shared/route-definition.ts';
 import { Link } from '../../../../shared/link.tsx';
 import { Outlet, useLoaderData } from '../../../../shared/route-hooks.tsx';
 import { countLoad } from './load-counts.ts';
@@ -13,6 +14,27 @@ export const head: LayoutHead = { description: 'The layout fixtures of the frame
 
 export function load(): ShellData {
   return { shellLoads: countLoad('shell') };
+}
+
+/**
+ * The shell's data does not change with a guest added quietly (`intent=quiet`): it stays. What
+ * it was asked is kept on `window` for the tests to read.
+ */
+export function shouldRevalidate(args: ShouldRevalidateArgs): boolean {
+  const { currentUrl, nextUrl, formMethod, formAction, formData, actionResult, defaultShouldRevalidate } = args;
+  Reflect.set(window, '__shellAsked', [
+    ...(Reflect.get(window, '__shellAsked') ?? []),
+    {
+      currentUrl: currentUrl.href,
+      nextUrl: nextUrl.href,
+      formMethod,
+      formAction,
+      fields: formData === undefined ? undefined : Object.fromEntries(formData),
+      actionResult: actionResult === undefined ? undefined : JSON.stringify(actionResult),
+      defaultShouldRevalidate,
+    },
+  ]);
+  return formData?.get('intent') === 'quiet' ? false : defaultShouldRevalidate;
 }
 
 /** The outer layout of the layout fixtures: a header with a field and a counter that must survive navigation. */
@@ -41,6 +63,9 @@ export default function Shell() {
           </Link>{' '}
           <Link id="to-missing" href="/layouts/broken?missing">
             Missing
+          </Link>{' '}
+          <Link id="to-guests" href="/layouts/guests">
+            Guests
           </Link>
         </nav>
       </header>
