@@ -289,7 +289,7 @@ function keepable(url: URL, revalidate: boolean, after?: Submission): string[] {
   const view = current;
   if (view === undefined || !('page' in view)) return [];
   const defaultShouldRevalidate = revalidate || url.search !== location.search || url.pathname === location.pathname;
-  const asked = { currentUrl: new URL(location.href), nextUrl: url, ...(after === undefined ? {} : { formMethod: 'POST' as const, ...after }), defaultShouldRevalidate };
+  const asked = { currentUrl: new URL(location.href), nextUrl: url, formMethod: after && ('POST' as const), ...after, defaultShouldRevalidate };
   const { layouts = [], failure } = view.page;
   return layouts
     .filter((_, index) => (failure === undefined || index < failure.at) && !(view.modules[index]?.shouldRevalidate?.(asked) ?? defaultShouldRevalidate))

@@ -1,7 +1,7 @@
-import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { Form, submitterOf, type FormProps } from './form.tsx';
 import { statusMessage } from './http-error.ts';
-import { currentNavigator, FORM_TOKEN_FIELD, installedNavigator, submissionOf, type Submission, useFormToken } from './navigation.ts';
+import { currentNavigator, FORM_TOKEN_FIELD, installedNavigator, submissionOf, useFormToken } from './navigation.ts';
 import { routeErrorOf } from './route-errors.tsx';
 import type { ActionDataOf } from './route-hooks.tsx';
 
@@ -40,14 +40,17 @@ export interface Fetcher<Data> {
   reset(): void;
 }
 
+/** What a fetcher shows, as `useFetcher()` gives it and `useFetchers()` lists it. */
 interface Snapshot {
   readonly state: FetcherState;
   readonly data: unknown;
   readonly error: unknown;
-  readonly submission: Submission | undefined;
+  readonly formData: FormData | undefined;
+  readonly formAction: string | undefined;
+  readonly formMethod: 'POST' | undefined;
 }
 
-const IDLE: Snapshot = { state: 'idle', data: undefined, error: undefined, submission: undefined };
+const IDLE: Snapshot = { state: 'idle', data: undefined, error: undefined, formData: undefined, formAction: undefined, formMethod: undefined };
 
 /** The text fields of a form, as the urlencoded body forms send (a file has no place in it). */
 function fieldsOf(form: FormData): URLSearchParams {
@@ -66,40 +69,28 @@ function failureOf(status: number, payload: unknown): unknown {
   return routeErrorOf({ status, statusText: statusMessage(status), ...(typeof digest === 'string' ? { digest } : {}) });
 }
 
-/** A fetcher with requests behind it (client only: the server never starts one). */
+/** A fetcher in the browser (the server never makes one): its state, its requests, and how many mounted components show it. */
 interface FetcherEntry {
   snapshot: Snapshot;
   readonly run: (url: URL, body?: URLSearchParams) => Promise<void>;
   readonly reset: () => void;
+  users: number;
 }
 
-/** The fetchers by key: made by their first request, gone once idle with no component showing them. */
+/** The fetchers by key (`useFetcher({ key })` shares one): made when shown or asked, gone once idle with no component showing them. */
 const fetchers = new Map<string, FetcherEntry>();
-/** How many mounted components show each key (`useFetcher({ key })` shares one fetcher). */
-const users = new Map<string, number>();
 const listeners = new Set<() => void>();
 /** What `useFetchers()` returns, made again on each change only (so a render sees it unchanged until then). */
 let inFlight: readonly FetcherInFlight[] = [];
 
 /** A fetcher under way, as `useFetchers()` lists it: its state and submission, without its methods. */
-export interface FetcherInFlight {
+export interface FetcherInFlight extends Snapshot {
   readonly key: string;
-  readonly state: FetcherState;
-  readonly data: unknown;
-  readonly formData: FormData | undefined;
-  readonly formAction: string | undefined;
-  readonly formMethod: 'POST' | undefined;
 }
 
 function changed(): void {
-  inFlight = [...fetchers]
-    .filter(([, entry]) => entry.snapshot.state !== 'idle')
-    .map(([key, { snapshot }]) => ({ key, state: snapshot.state, data: snapshot.data, ...submissionFields(snapshot.submission) }));
+  inFlight = [...fetchers].filter(([, entry]) => entry.snapshot.state !== 'idle').map(([key, { snapshot }]) => ({ key, ...snapshot }));
   for (const listener of listeners) listener();
-}
-
-function submissionFields(submission: Submission | undefined) {
-  return { formData: submission?.formData, formAction: submission?.formAction, formMethod: submission === undefined ? undefined : ('POST' as const) };
 }
 
 /**
@@ -124,15 +115,16 @@ function useFetcherStore<T>(read: () => T, key: string): T {
 
 /** Forgets an idle fetcher nobody shows: its data went with its last component, as in React Router. */
 function forgetIfUnused(key: string): void {
-  if (!users.has(key) && fetchers.get(key)?.snapshot.state === 'idle') fetchers.delete(key);
+  const entry = fetchers.get(key);
+  if (entry?.users === 0 && entry.snapshot.state === 'idle') fetchers.delete(key);
 }
 
-/** The fetcher of `key`, made on its first request: a newer request takes over, and what an older one brings back is dropped. */
+/** The fetcher of `key`, made when first shown or asked: a newer request takes over, and what an older one brings back is dropped. */
 function fetcherOf(key: string): FetcherEntry {
   const existing = fetchers.get(key);
   if (existing !== undefined) return existing;
   let latest: AbortController | undefined;
-  const entry: FetcherEntry = { snapshot: IDLE, run, reset };
+  const entry: FetcherEntry = { snapshot: IDLE, run, reset, users: 0 };
   fetchers.set(key, entry);
 
   function reset(): void {
@@ -147,10 +139,10 @@ function fetcherOf(key: string): FetcherEntry {
     latest?.abort();
     const controller = new AbortController();
     latest = controller;
-    const submission = body === undefined ? undefined : submissionOf(url, body);
+    const posted = body === undefined ? undefined : submissionOf(url, body);
     const show = (state: FetcherState, data: unknown, error?: unknown) => {
       if (latest !== controller) return;
-      entry.snapshot = { state, data, error, submission: state === 'idle' ? undefined : submission };
+      entry.snapshot = state === 'idle' || posted === undefined ? { ...IDLE, state, data, error } : { state, data, error, ...posted, formMethod: 'POST' };
       changed();
       // A fetcher whose components went while it ran is gone once it has finished.
       forgetIfUnused(key);
@@ -174,7 +166,7 @@ function fetcherOf(key: string): FetcherEntry {
       if (body !== undefined && status < 400) {
         show('loading', result);
         // Idle in the same render as the page's new data: an optimistic value never counts twice.
-        await navigator.revalidate(() => show('idle', result), submission === undefined ? undefined : { ...submission, actionResult: result });
+        await navigator.revalidate(() => show('idle', result), posted === undefined ? undefined : { ...posted, actionResult: result });
         return;
       }
       show('idle', result);
@@ -187,9 +179,9 @@ function fetcherOf(key: string): FetcherEntry {
   return entry;
 }
 
-/** A fetcher's `<Form>`, for the key the component's fetcher has now: one component per hook, so its fields are never mounted afresh. */
-function formFor(keyOf: () => string) {
-  // biome-ignore lint/correctness/noComponentHookFactories: made once per hook (useFetcher's state), so it keeps its identity for the component's life, as React Router's fetcher.Form does
+/** A fetcher's `<Form>`: one component per key of a hook, so its fields are never mounted afresh while the key stays. */
+function formFor(key: string) {
+  // biome-ignore lint/correctness/noComponentHookFactories: made once per key of a hook (useFetcher's memo), so it keeps its identity while the key stays, as React Router's fetcher.Form does
   return function FetcherForm({ onSubmit, ...props }: Omit<FormProps, 'method'>) {
     return (
       <Form
@@ -201,7 +193,7 @@ function formFor(keyOf: () => string) {
           event.preventDefault();
           const form = event.currentTarget;
           const submitter = submitterOf(event);
-          void fetcherOf(keyOf()).run(
+          void fetcherOf(key).run(
             new URL(submitter?.getAttribute('formaction') ?? form.getAttribute('action') ?? location.href, location.href),
             fieldsOf(new FormData(form, submitter)),
           );
@@ -220,28 +212,23 @@ function formFor(keyOf: () => string) {
 export function useFetcher<Fn extends AnyFunction = AnyFunction>(options?: { readonly key?: string }): Fetcher<ActionDataOf<Fn>> {
   const generated = useId();
   const key = options?.key ?? generated;
-  const keyRef = useRef(key);
-  keyRef.current = key;
   const snapshot = useFetcherStore(() => fetchers.get(key)?.snapshot ?? IDLE, key);
-  // Made once per hook: its Form keeps its identity, so its fields are never mounted afresh.
-  const [FetcherForm] = useState(() => formFor(() => keyRef.current));
+  // Made once per key: its Form keeps its identity, so its fields are never mounted afresh.
+  const FetcherForm = useMemo(() => formFor(key), [key]);
   useEffect(() => {
-    users.set(key, (users.get(key) ?? 0) + 1);
+    const entry = fetcherOf(key);
+    entry.users += 1;
     return () => {
-      const left = (users.get(key) ?? 1) - 1;
-      if (left === 0) users.delete(key);
-      else users.set(key, left);
+      entry.users -= 1;
       forgetIfUnused(key);
     };
   }, [key]);
   const token = useFormToken();
   return useMemo(
     () => ({
-      state: snapshot.state,
+      ...snapshot,
       // The route's own value, sent by the server: typed from the function the page names.
       data: snapshot.data as ActionDataOf<Fn> | undefined,
-      error: snapshot.error,
-      ...submissionFields(snapshot.submission),
       Form: FetcherForm,
       submit(target, submitOptions) {
         const body = target instanceof FormData ? fieldsOf(target) : new URLSearchParams(target);

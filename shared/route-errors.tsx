@@ -53,7 +53,7 @@ const RouteErrorContext = createContext<{ readonly error: unknown } | undefined>
 /** The error a route's `ErrorBoundary` shows (React Router's name): a `RouteErrorResponse` for a status, else what was thrown. */
 export function useRouteError(): unknown {
   const caught = use(RouteErrorContext);
-  if (caught === undefined) throw new Error("useRouteError() is called outside an ErrorBoundary: only a route's ErrorBoundary and what it renders have an error");
+  if (caught === undefined) throw new Error("useRouteError() outside a route's ErrorBoundary");
   return caught.error;
 }
 

@@ -70,6 +70,14 @@ describe('first-load JavaScript of /', () => {
     expect(navigation).toBeLessThanOrEqual(NAVIGATION_ALLOWANCE_BYTES);
   });
 
+  test(`holds on a page that uses them all, fetchers' hook included (the layouts' guest list): at most ${NAVIGATION_ALLOWANCE_BYTES} gzip bytes`, async () => {
+    const [page, pageWithout] = await Promise.all([firstLoadJavaScript(CLIENT_DIR, '/layouts/guests'), firstLoadWithoutNavigation(FIXTURE_ROUTES_MODULE, '/layouts/guests')]);
+    const features = page.gzipBytes - pageWithout.gzipBytes;
+    // More than the home's: the page calls useFetcher(), whose hook the home does not ship.
+    expect(features).toBeGreaterThan(home.gzipBytes - withoutNavigation.gzipBytes);
+    expect(features).toBeLessThanOrEqual(NAVIGATION_ALLOWANCE_BYTES);
+  });
+
   test('is exactly what the served page references, so the budget measures what ships', async () => {
     const { app } = buildApp(routes, { assets: loadClientAssets(CLIENT_DIR) });
     const res = await request(app).get('/').expect(200);
