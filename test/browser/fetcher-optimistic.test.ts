@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { DESKTOP_CHROME, fixtureSession } from './harness.ts';
+import { fixtureSession, openHydrated } from './harness.ts';
 
 const session = fixtureSession();
 
@@ -12,10 +12,7 @@ interface Frame {
 
 describe('fetcher.formData, useFetchers() and keys in Chromium (optimistic UI)', () => {
   test('the posted fields show from the submit until the page shows the action’s result, and go in the same update that brings it: never both at once', async () => {
-    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
-    const page = await context.newPage();
-    await page.goto(`${session.server.origin}/layouts/guests`);
-    await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
+    const page = await openHydrated(session, '/layouts/guests');
     const name = `Optimist ${Date.now()}`;
     await page.fill('#name-a', name);
     // Every state of the DOM React leaves after a commit (the observer runs once each commit is done).
@@ -53,13 +50,10 @@ describe('fetcher.formData, useFetchers() and keys in Chromium (optimistic UI)',
     const submitted = frames.findIndex((frame) => frame.pending !== null);
     expect(frames.slice(submitted).filter((frame) => !frame.listed && frame.pending === null)).toEqual([]);
     expect(frames.at(-1)).toEqual({ state: 'idle', pending: null, listed: true });
-    await context.close();
+    await page.context().close();
   });
   test('useFetchers() lists a fetcher under way, with its fields, where its form is not, until the page shows its result', async () => {
-    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
-    const page = await context.newPage();
-    await page.goto(`${session.server.origin}/layouts/guests`);
-    await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
+    const page = await openHydrated(session, '/layouts/guests');
     expect(await page.textContent('#in-flight')).toBe('0');
     const name = `Elsewhere ${Date.now()}`;
     await page.fill('#name-a', name);
@@ -86,14 +80,11 @@ describe('fetcher.formData, useFetchers() and keys in Chromium (optimistic UI)',
     expect(from).toBeGreaterThanOrEqual(0);
     expect(frames.slice(from).filter((frame) => (frame.pending === name) === frame.listed)).toEqual([]);
     expect(frames.at(-1)).toEqual({ count: '0', pending: '', listed: true });
-    await context.close();
+    await page.context().close();
   });
 
   test('two components with one key share one fetcher: the other sees its states and its data', async () => {
-    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
-    const page = await context.newPage();
-    await page.goto(`${session.server.origin}/layouts/guests`);
-    await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
+    const page = await openHydrated(session, '/layouts/guests');
     const name = `Shared ${Date.now()}`;
     await page.fill('#name-b', name);
     await page.evaluate(() => {
@@ -110,6 +101,6 @@ describe('fetcher.formData, useFetchers() and keys in Chromium (optimistic UI)',
     // Form a's fetcher has no key: it stayed out of it.
     expect(await page.textContent('#state-a')).toBe('idle');
     expect(await page.$('#added-a')).toBeNull();
-    await context.close();
+    await page.context().close();
   });
 });

@@ -1,15 +1,12 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { DESKTOP_CHROME, fixtureSession } from './harness.ts';
+import { fixtureSession, openHydrated } from './harness.ts';
 
 const session = fixtureSession();
 
 async function openGuests(): Promise<{ readonly page: Page; close(): Promise<void> }> {
-  const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
-  const page = await context.newPage();
-  await page.goto(`${session.server.origin}/layouts/guests`);
-  await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
-  return { page, close: () => context.close() };
+  const page = await openHydrated(session, '/layouts/guests');
+  return { page, close: () => page.context().close() };
 }
 
 describe('fetcher.reset() in Chromium', () => {

@@ -6,7 +6,9 @@ import { CHROMIUM_FLAGS, chromiumPath } from '../support/system-components.ts';
 import { AccessibilityError, auditPage, describeFailures, type Audit } from './accessibility.ts';
 import { FIXTURE_OUT } from './global-setup.ts';
 
-export { DESKTOP_CHROME } from '../support/http-client.ts';
+import { DESKTOP_CHROME } from '../support/http-client.ts';
+
+export { DESKTOP_CHROME };
 
 export type { Exit } from '../support/server-process.ts';
 export type FixtureServer = ServerProcess;
@@ -123,6 +125,15 @@ export function withoutDocumentStatus({ problems, documents }: Pick<WatchedPage,
     const failed = /^error: Failed to load resource: the server responded with a status of [45]\d\d .* <(.*)>$/.exec(text);
     return failed === null || !documents.includes(failed[1] ?? '');
   });
+}
+
+/** A fixture page in a fresh desktop context, once it has hydrated; close `page.context()` when done. */
+export async function openHydrated(session: FixtureSession, path: string): Promise<Page> {
+  const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+  const page = await context.newPage();
+  await page.goto(`${session.server.origin}${path}`);
+  await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
+  return page;
 }
 
 export interface FixtureSession {

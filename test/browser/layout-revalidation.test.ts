@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { DESKTOP_CHROME, fixtureSession } from './harness.ts';
+import { fixtureSession, openHydrated } from './harness.ts';
 
 const session = fixtureSession();
 
@@ -19,12 +19,8 @@ function keepHeaders(page: Page): string[] {
   return seen;
 }
 
-async function open(path: string): Promise<Page> {
-  const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
-  const page = await context.newPage();
-  await page.goto(`${session.server.origin}${path}`);
-  await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
-  return page;
+function open(path: string): Promise<Page> {
+  return openHydrated(session, path);
 }
 
 /** The layout fixtures: the shell keeps its data after a quiet post; the section loads again on the way to the guests page. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { DESKTOP_CHROME, fixtureSession } from './harness.ts';
+import { fixtureSession, openHydrated } from './harness.ts';
 
 const session = fixtureSession();
 
@@ -11,10 +11,7 @@ interface Frame {
 
 describe('useRevalidator() in Chromium', () => {
   test('loads the page again in place: one request for its data, the address, history and a typed value kept, idle in the update that shows the new data', async () => {
-    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
-    const page = await context.newPage();
-    await page.goto(`${session.server.origin}/layouts/two`);
-    await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
+    const page = await openHydrated(session, '/layouts/two');
     await page.evaluate(() => Reflect.set(window, '__sameDocument', true));
     await page.fill('#shell-input', 'still here');
     const historyLength = await page.evaluate(() => history.length);
@@ -45,6 +42,6 @@ describe('useRevalidator() in Chromium', () => {
     expect(await page.evaluate(() => Reflect.get(window, '__sameDocument'))).toBe(true);
     expect(await page.evaluate(() => history.length)).toBe(historyLength);
     expect(await page.inputValue('#shell-input')).toBe('still here');
-    await context.close();
+    await page.context().close();
   });
 });
