@@ -521,9 +521,10 @@ function tellRevalidated(): void {
 }
 
 /**
- * Loads the page on the screen again after a fetcher's post (React Router's revalidation): a GET
- * of the address's data with no layout kept, shown in place. A navigation under way brings a
- * page loaded afresh anyway, and is left alone.
+ * Loads the page on the screen again (React Router's revalidation), after a fetcher's post or by
+ * hand (`useRevalidator()`): a GET of the address's data keeping only the layouts whose
+ * `shouldRevalidate` says so, shown in place. A navigation under way brings a page loaded
+ * afresh anyway, and is left alone.
  */
 function revalidate(onShow: () => void, after?: Submission): Promise<void> {
   revalidated.push(onShow);

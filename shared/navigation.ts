@@ -19,8 +19,8 @@ export interface Navigator {
    */
   fetch(url: URL, body: URLSearchParams | undefined, signal: AbortSignal): Promise<FetcherAnswer>;
   /**
-   * Loads the page on the screen again, every level, in place (same history entry, scroll and
-   * focus); settles once it shows. `onShow` runs inside the update that shows it (or once the
+   * Loads the page on the screen again, every level its layouts let (`shouldRevalidate`), in
+   * place (same history entry, scroll and focus); settles once it shows. `onShow` runs inside the update that shows it (or once the
    * revalidation ends without showing), so what a fetcher sets there renders with the page's new
    * data, never a frame apart.
    */
