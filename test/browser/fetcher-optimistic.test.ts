@@ -1,13 +1,37 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { fixtureSession, openHydrated } from './harness.ts';
 
 const session = fixtureSession();
 
-/** What the fixture's first guest form shows at one moment: its state, its pending line (formData), and whether the list has the guest. */
+/** What the guest list page shows at one moment: the text of the elements watched (null when absent), and whether the list has the guest. */
 interface Frame {
-  readonly state: string;
-  readonly pending: string | null;
+  readonly texts: Readonly<Record<string, string | null>>;
   readonly listed: boolean;
+}
+
+/**
+ * Records every state of the DOM React leaves after a commit (the observer runs once each commit
+ * is done), from now on: the text of the elements with these ids, and whether the list has
+ * `guest`. The returned function reads them.
+ */
+async function recordFrames(page: Page, ids: readonly string[], guest: string): Promise<() => Promise<Frame[]>> {
+  await page.evaluate(
+    ([watched, name]) => {
+      const frames: Frame[] = [];
+      Reflect.set(window, '__frames', frames);
+      const record = () =>
+        frames.push({
+          texts: Object.fromEntries(watched.map((id) => [id, document.getElementById(id)?.textContent ?? null])),
+          listed: [...document.querySelectorAll('#guests li')].some((item) => item.textContent === name),
+        });
+      record();
+      const main = document.querySelector('main');
+      if (main !== null) new MutationObserver(record).observe(main, { childList: true, characterData: true, subtree: true });
+    },
+    [ids, guest] as const,
+  );
+  return () => page.evaluate(() => Reflect.get(window, '__frames'));
 }
 
 describe('fetcher.formData, useFetchers() and keys in Chromium (optimistic UI)', () => {
@@ -15,27 +39,12 @@ describe('fetcher.formData, useFetchers() and keys in Chromium (optimistic UI)',
     const page = await openHydrated(session, '/layouts/guests');
     const name = `Optimist ${Date.now()}`;
     await page.fill('#name-a', name);
-    // Every state of the DOM React leaves after a commit (the observer runs once each commit is done).
-    await page.evaluate((guest) => {
-      const frames: Frame[] = [];
-      Reflect.set(window, '__frames', frames);
-      const record = () => {
-        const items = [...document.querySelectorAll('#guests li')].map((item) => item.textContent);
-        frames.push({
-          state: document.getElementById('state-a')?.textContent ?? '',
-          pending: document.getElementById('pending-a')?.textContent ?? null,
-          listed: items.includes(guest),
-        });
-      };
-      record();
-      const main = document.querySelector('main');
-      if (main !== null) new MutationObserver(record).observe(main, { childList: true, characterData: true, subtree: true });
-    }, name);
+    const recorded = await recordFrames(page, ['state-a', 'pending-a'], name);
 
     await page.click('#add-a');
     await page.waitForSelector(`#guests li:text-is("${name}")`);
     await expect.poll(() => page.textContent('#state-a')).toBe('idle');
-    const frames: Frame[] = await page.evaluate(() => Reflect.get(window, '__frames'));
+    const frames = (await recorded()).map(({ texts, listed }) => ({ state: texts['state-a'], pending: texts['pending-a'], listed }));
 
     const pending = `name: ${name} to /layouts/guests by POST`;
     // Before the submit: nothing pending, not listed. While submitting and loading: the fields
@@ -57,23 +66,12 @@ describe('fetcher.formData, useFetchers() and keys in Chromium (optimistic UI)',
     expect(await page.textContent('#in-flight')).toBe('0');
     const name = `Elsewhere ${Date.now()}`;
     await page.fill('#name-a', name);
-    await page.evaluate((guest) => {
-      const frames: { readonly count: string; readonly pending: string; readonly listed: boolean }[] = [];
-      Reflect.set(window, '__frames', frames);
-      const record = () =>
-        frames.push({
-          count: document.getElementById('in-flight')?.textContent ?? '',
-          pending: document.getElementById('pending-guests')?.textContent ?? '',
-          listed: [...document.querySelectorAll('#guests li')].some((item) => item.textContent === guest),
-        });
-      const main = document.querySelector('main');
-      if (main !== null) new MutationObserver(record).observe(main, { childList: true, characterData: true, subtree: true });
-    }, name);
+    const recorded = await recordFrames(page, ['in-flight', 'pending-guests'], name);
 
     await page.click('#add-a');
     await page.waitForSelector(`#guests li:text-is("${name}")`);
     await expect.poll(() => page.textContent('#state-a')).toBe('idle');
-    const frames: { readonly count: string; readonly pending: string; readonly listed: boolean }[] = await page.evaluate(() => Reflect.get(window, '__frames'));
+    const frames = (await recorded()).map(({ texts, listed }) => ({ count: texts['in-flight'], pending: texts['pending-guests'], listed }));
     expect(frames.some((frame) => frame.count === '1' && frame.pending === name && !frame.listed)).toBe(true);
     // From the submit on, the guest is pending or listed, never both, never neither.
     const from = frames.findIndex((frame) => frame.pending === name);
