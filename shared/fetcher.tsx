@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Form, submitterOf, type FormProps } from './form.tsx';
 import { statusMessage } from './http-error.ts';
 import { currentNavigator, FORM_TOKEN_FIELD, installedNavigator, submissionOf, useFormToken } from './navigation.ts';
@@ -40,17 +40,17 @@ export interface Fetcher<Data> {
   reset(): void;
 }
 
-/** What a fetcher shows, as `useFetcher()` gives it and `useFetchers()` lists it. */
+/** What a fetcher shows, as `useFetcher()` gives it and `useFetchers()` lists it; a field left out is undefined. */
 interface Snapshot {
   readonly state: FetcherState;
-  readonly data: unknown;
-  readonly error: unknown;
-  readonly formData: FormData | undefined;
-  readonly formAction: string | undefined;
-  readonly formMethod: 'POST' | undefined;
+  readonly data?: unknown;
+  readonly error?: unknown;
+  readonly formData?: FormData | undefined;
+  readonly formAction?: string | undefined;
+  readonly formMethod?: 'POST' | undefined;
 }
 
-const IDLE: Snapshot = { state: 'idle', data: undefined, error: undefined, formData: undefined, formAction: undefined, formMethod: undefined };
+const IDLE: Snapshot = { state: 'idle' };
 
 /** The text fields of a form, as the urlencoded body forms send (a file has no place in it). */
 function fieldsOf(form: FormData): URLSearchParams {
@@ -81,7 +81,8 @@ interface FetcherEntry {
 const fetchers = new Map<string, FetcherEntry>();
 const listeners = new Set<() => void>();
 /** What `useFetchers()` returns, made again on each change only (so a render sees it unchanged until then). */
-let inFlight: readonly FetcherInFlight[] = [];
+const NONE: readonly FetcherInFlight[] = [];
+let inFlight = NONE;
 
 /** A fetcher under way, as `useFetchers()` lists it: its state and submission, without its methods. */
 export interface FetcherInFlight extends Snapshot {
@@ -96,18 +97,25 @@ function changed(): void {
 /**
  * A value of the fetchers' store, kept in the component's own state. Not useSyncExternalStore:
  * that renders every change at once, outside a transition, where a fetcher going idle must come
- * in the same render as the page the runtime shows in a transition (Navigator.revalidate).
+ * in the same render as the page the runtime shows in a transition (Navigator.revalidate). The
+ * first render shows what the server rendered (`initial`), so a Suspense boundary that hydrates
+ * after a fetcher started matches the server's HTML; the store is read before the browser paints.
  */
-function useFetcherStore<T>(read: () => T, key: string): T {
-  const [value, setValue] = useState(read);
+function useFetcherStore<T>(read: () => T, initial: T, key?: string): T {
+  const [value, setValue] = useState(initial);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `read` follows `key`, which the subscription follows
-  useEffect(() => {
+  useLayoutEffect(() => {
+    // A fetcher's own hook holds it: it stays, with its data, while a component shows it.
+    if (key !== undefined) fetcherOf(key).users += 1;
     const listener = () => setValue(read);
-    // What changed between the render and this effect.
+    // What the store holds now: a fetcher under way since before this component was on the page.
     listener();
     listeners.add(listener);
     return () => {
       listeners.delete(listener);
+      if (key === undefined) return;
+      fetcherOf(key).users -= 1;
+      forgetIfUnused(key);
     };
   }, [key]);
   return value;
@@ -142,7 +150,7 @@ function fetcherOf(key: string): FetcherEntry {
     const posted = body === undefined ? undefined : submissionOf(url, body);
     const show = (state: FetcherState, data: unknown, error?: unknown) => {
       if (latest !== controller) return;
-      entry.snapshot = state === 'idle' || posted === undefined ? { ...IDLE, state, data, error } : { state, data, error, ...posted, formMethod: 'POST' };
+      entry.snapshot = state === 'idle' || posted === undefined ? { state, data, error } : { state, data, error, ...posted, formMethod: 'POST' };
       changed();
       // A fetcher whose components went while it ran is gone once it has finished.
       forgetIfUnused(key);
@@ -212,34 +220,28 @@ function formFor(key: string) {
 export function useFetcher<Fn extends AnyFunction = AnyFunction>(options?: { readonly key?: string }): Fetcher<ActionDataOf<Fn>> {
   const generated = useId();
   const key = options?.key ?? generated;
-  const snapshot = useFetcherStore(() => fetchers.get(key)?.snapshot ?? IDLE, key);
-  // Made once per key: its Form keeps its identity, so its fields are never mounted afresh.
-  const FetcherForm = useMemo(() => formFor(key), [key]);
-  useEffect(() => {
-    const entry = fetcherOf(key);
-    entry.users += 1;
-    return () => {
-      entry.users -= 1;
-      forgetIfUnused(key);
-    };
-  }, [key]);
+  const snapshot = useFetcherStore(() => fetchers.get(key)?.snapshot ?? IDLE, IDLE, key);
   const token = useFormToken();
-  return useMemo(
+  const tokenRef = useRef(token);
+  tokenRef.current = token;
+  // Made once per key: its Form keeps its identity, so its fields are never mounted afresh, and an
+  // effect that calls `load` or `submit` does not run again as the fetcher's state changes.
+  const requests = useMemo(
     () => ({
-      ...snapshot,
-      // The route's own value, sent by the server: typed from the function the page names.
-      data: snapshot.data as ActionDataOf<Fn> | undefined,
-      Form: FetcherForm,
-      submit(target, submitOptions) {
+      Form: formFor(key),
+      submit(target: SubmitTarget, submitOptions?: { readonly action?: string }) {
         const body = target instanceof FormData ? fieldsOf(target) : new URLSearchParams(target);
-        if (token !== undefined && !body.has(FORM_TOKEN_FIELD)) body.set(FORM_TOKEN_FIELD, token);
+        const formToken = tokenRef.current;
+        if (formToken !== undefined && !body.has(FORM_TOKEN_FIELD)) body.set(FORM_TOKEN_FIELD, formToken);
         return fetcherOf(key).run(new URL(submitOptions?.action ?? location.href, location.href), body);
       },
-      load: (href) => fetcherOf(key).run(new URL(href, location.href)),
-      reset: () => fetchers.get(key)?.reset(),
+      load: (href: string) => fetcherOf(key).run(new URL(href, location.href)),
+      reset: () => fetcherOf(key).reset(),
     }),
-    [snapshot, token, key, FetcherForm],
+    [key],
   );
+  // `data` is the route's own value, sent by the server: typed from the function the page names.
+  return useMemo(() => ({ ...snapshot, ...requests }) as Fetcher<ActionDataOf<Fn>>, [snapshot, requests]);
 }
 
 /**
@@ -248,5 +250,5 @@ export function useFetcher<Fn extends AnyFunction = AnyFunction>(options?: { rea
  * live elsewhere) or a pending indicator. Empty on the server and before the first request.
  */
 export function useFetchers(): readonly FetcherInFlight[] {
-  return useFetcherStore(() => inFlight, '');
+  return useFetcherStore(() => inFlight, NONE);
 }

@@ -1,7 +1,8 @@
 import { invalid, redirect } from '../../../../shared/action-helpers.ts';
 import { useFetcher, useFetchers } from '../../../../shared/fetcher.tsx';
 import type { PageHead } from '../../../../shared/head.ts';
-import type { ActionContext } from '../../../../shared/route-definition.ts';
+import { Suspense, use, useEffect } from 'react';
+import type { ActionContext, LoadContext } from '../../../../shared/route-definition.ts';
 import { isRouteErrorResponse } from '../../../../shared/route-errors.tsx';
 import { useActionData, useLoaderData } from '../../../../shared/route-hooks.tsx';
 import type { load as pageTwoLoad } from './two.tsx';
@@ -11,8 +12,18 @@ export const head: PageHead = { title: 'Guests' };
 /** The guest list of this server process: the action adds to it, the load reads it. */
 const names: string[] = [];
 
-export function load(): { readonly names: readonly string[]; readonly loadedAt: Date } {
-  return { names: [...names], loadedAt: new Date() };
+interface GuestsData {
+  readonly names: readonly string[];
+  readonly loadedAt: Date;
+  /** With `?starter`: a value that settles 600 ms after the load, so its boundary hydrates well after the shell. */
+  readonly later?: Promise<string> | undefined;
+}
+
+/** With `?slow`, the load takes 2 s (what the starter's fetcher loads). */
+export async function load({ searchParams }: LoadContext): Promise<GuestsData> {
+  if (searchParams.has('slow')) await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const later = searchParams.has('starter') ? new Promise<string>((resolve) => setTimeout(() => resolve('LATER'), 600)) : undefined;
+  return { names: [...names], loadedAt: new Date(), later };
 }
 
 /**
@@ -84,6 +95,27 @@ function PendingGuests() {
   );
 }
 
+/** Starts a keyed fetcher as soon as the shell has hydrated (an effect on mount), which runs for 2 s. */
+function Starter() {
+  const { state, load: start } = useFetcher({ key: 'starter' });
+  useEffect(() => {
+    void start('/layouts/guests?slow');
+  }, [start]);
+  return <output id="starter-state">{state}</output>;
+}
+
+/** Inside the late boundary: the fetchers under way, read while that boundary hydrates. */
+function Later({ value }: { readonly value: Promise<string> }) {
+  const text = use(value);
+  const busy = useFetchers();
+  const shared = useFetcher({ key: 'starter' });
+  return (
+    <p id="later">
+      {text}: <output id="later-in-flight">{busy.length}</output> <output id="later-shared-state">{shared.state}</output>
+    </p>
+  );
+}
+
 /** Reads another page's data with `fetcher.load`, without going there. */
 function Peek() {
   const fetcher = useFetcher<typeof pageTwoLoad>();
@@ -112,10 +144,18 @@ function Visit() {
 
 /** The fetcher fixture (docs/building-an-app.md#fetchers): a list the fetchers add to, inside the layout fixtures, tall enough to scroll. */
 export default function Guests() {
-  const { names: listed, loadedAt } = useLoaderData<typeof load>();
+  const { names: listed, loadedAt, later } = useLoaderData<typeof load>();
   return (
     <main>
       <h1>Guests</h1>
+      {later === undefined ? null : (
+        <>
+          <Starter />
+          <Suspense fallback={<p>Later…</p>}>
+            <Later value={later} />
+          </Suspense>
+        </>
+      )}
       <p id="loaded-at">{loadedAt.toISOString()}</p>
       <ul id="guests">
         {listed.map((name, index) => (
