@@ -3,9 +3,9 @@ import { describe, expect, test } from 'vitest';
 import { data } from '../../shared/responses.ts';
 import { defineRoute, layout, type RouteTableEntry } from '../../shared/route-definition.ts';
 import { isRouteErrorResponse, useRouteError } from '../../shared/route-errors.tsx';
-import { Outlet } from '../../shared/route-hooks.tsx';
 import { notFound } from '../../shared/status-helpers.ts';
 import { asHydrating, buildApp, errorLines } from '../support/build-app.ts';
+import { Frame } from '../support/layout-frame.tsx';
 import { pageDataOf } from '../support/page-data-scripts.ts';
 
 /**
@@ -16,14 +16,6 @@ import { pageDataOf } from '../support/page-data-scripts.ts';
  * Each test builds its own app, so that what the app works out when it is built meets the code
  * under test.
  */
-
-function Frame() {
-  return (
-    <div>
-      FRAME <Outlet />
-    </div>
-  );
-}
 
 function Boundary() {
   const error = useRouteError();

@@ -5,16 +5,8 @@ import { HttpError } from '../../shared/http-error.ts';
 import { redirect } from '../../shared/responses.ts';
 import { defineRoute, layout, type LayoutModule, type RouteTableEntry } from '../../shared/route-definition.ts';
 import { isRouteErrorResponse, ServerRouteError, useRouteError } from '../../shared/route-errors.tsx';
-import { Outlet } from '../../shared/route-hooks.tsx';
 import { asHydrating, buildApp, errorLines } from '../support/build-app.ts';
-
-function Frame() {
-  return (
-    <div>
-      FRAME <Outlet />
-    </div>
-  );
-}
+import { Frame } from '../support/layout-frame.tsx';
 
 /** Says what `useRouteError()` gave, with a server error's message (development only). */
 function Boundary() {

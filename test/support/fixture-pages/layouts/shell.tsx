@@ -16,6 +16,15 @@ export function load(): ShellData {
   return { shellLoads: countLoad('shell') };
 }
 
+/** The shell's links: id, address, text. */
+const LINKS = [
+  ['to-one', '/layouts/one', 'One'],
+  ['to-two', '/layouts/two', 'Two'],
+  ['to-broken', '/layouts/broken', 'Broken'],
+  ['to-missing', '/layouts/broken?missing', 'Missing'],
+  ['to-guests', '/layouts/guests', 'Guests'],
+] as const;
+
 /**
  * The shell's data does not change with a guest added quietly (`intent=quiet`): it stays. What
  * it was asked is kept on `window` for the tests to read.
@@ -52,21 +61,11 @@ export default function Shell() {
         </button>
         <p id="shell-loads">{shellLoads}</p>
         <nav>
-          <Link id="to-one" href="/layouts/one">
-            One
-          </Link>{' '}
-          <Link id="to-two" href="/layouts/two">
-            Two
-          </Link>{' '}
-          <Link id="to-broken" href="/layouts/broken">
-            Broken
-          </Link>{' '}
-          <Link id="to-missing" href="/layouts/broken?missing">
-            Missing
-          </Link>{' '}
-          <Link id="to-guests" href="/layouts/guests">
-            Guests
-          </Link>
+          {LINKS.map(([id, href, text]) => (
+            <Link key={id} id={id} href={href}>
+              {text}
+            </Link>
+          ))}
         </nav>
       </header>
       <Outlet />
