@@ -7,6 +7,7 @@ import { createStatusPages } from '../../server/errors/status-pages.ts';
 import { homeTree, BASELINE_NONCE } from './baseline-documents.tsx';
 import { LOOPBACK } from '../lib/loopback.ts';
 import { readBaselineEnv } from './baseline-env.ts';
+import { exitOnStop } from './baseline-exit.ts';
 import { assetFile, firstLoadUrls } from '../lib/manifest-urls.ts';
 
 /**
@@ -15,6 +16,7 @@ import { assetFile, firstLoadUrls } from '../lib/manifest-urls.ts';
  * static handler sends (the static-asset scenario is a ratio to this), the home document
  * rendered once, and the product's 404 page for every other path.
  */
+exitOnStop();
 const { port, clientDir } = readBaselineEnv(process.env);
 
 interface Answer {

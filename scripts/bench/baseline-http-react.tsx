@@ -4,6 +4,7 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { homeTree, notFoundElement, suspenseTree, BASELINE_NONCE } from './baseline-documents.tsx';
 import { LOOPBACK } from '../lib/loopback.ts';
 import { readBaselineEnv } from './baseline-env.ts';
+import { exitOnStop } from './baseline-exit.ts';
 import { SUSPENSE_DELAY_MS, SUSPENSE_PATH } from './suspense-fixture.ts';
 
 /**
@@ -13,6 +14,7 @@ import { SUSPENSE_DELAY_MS, SUSPENSE_PATH } from './suspense-fixture.ts';
  * floor of React streaming on this Node: the product's Suspense, memory and cold-start figures
  * are ratios to this server.
  */
+exitOnStop();
 const { port, clientDir, fixtureClientDir } = readBaselineEnv(process.env);
 if (fixtureClientDir === undefined) throw new Error("BENCH_FIXTURE_CLIENT_DIR is not set: the folder of the fixture build's client");
 const home = homeTree(clientDir);

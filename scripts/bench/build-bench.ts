@@ -71,6 +71,9 @@ export async function buildBench(): Promise<BenchBuild> {
     esbuild.build({ ...fixture.server, plugins: [...(fixture.server.plugins ?? []), benchRoutesPlugin(swapped)] }),
   ]);
   if (swapped.count === 0) throw new Error('fixture build: the server never imports app/routes.ts, so the fixture route is missing');
+  // The baselines fill their compile caches at their first start: empty, so the cold start's
+  // check (cold-start.ts) sees what this build's bundles wrote.
+  await rm(join(baselineDir, 'compile-cache'), { recursive: true, force: true });
   const [httpReact, express, httpBytes] = await Promise.all(['baseline-http-react', 'baseline-express', 'baseline-http-bytes'].map((name) => buildBaseline(name, baselineDir)));
   if (httpReact === undefined || express === undefined || httpBytes === undefined) throw new Error('a baseline did not build');
   return { clientDir, fixtureClientDir, productEntry: join(productDir, 'main.js'), fixtureEntry: join(fixtureDir, 'main.js'), baselines: { httpReact, express, httpBytes } };
