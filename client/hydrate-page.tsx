@@ -4,11 +4,12 @@ import { hydrateRoot } from 'react-dom/client';
 import { AppRoot } from '../shared/app-root.tsx';
 import { digestOf } from '../shared/error-boundary.tsx';
 import { recordServerDigest } from '../shared/server-digests.ts';
-import type { TelemetrySettings } from '../shared/telemetry.ts';
+import { VITALS_ENDPOINT, type TelemetrySettings } from '../shared/telemetry.ts';
 import { Router, startNavigation, StatusOnly } from './router.tsx';
 import { levelsOf, type RouteModule, type View } from './view.ts';
 import { readPageData } from './page-data.ts';
 import { reportClientError } from './report-client-error.ts';
+import { sendReport } from './send-beacon.ts';
 
 /** The element the server renders the page into; see server/render/page-document.tsx. */
 const ROOT_ID = 'root';
@@ -23,7 +24,7 @@ function HydrationMarker({ root, telemetry, start }: { readonly root: HTMLElemen
     start();
     if (telemetry !== undefined) {
       // A separate chunk, fetched only when vitals are switched on.
-      void import('./report-web-vitals.ts').then(({ reportWebVitals }) => reportWebVitals(telemetry));
+      void import('./report-web-vitals.ts').then(({ reportWebVitals }) => reportWebVitals(telemetry, (report) => sendReport(VITALS_ENDPOINT, report)));
     }
   }, [root, telemetry, start]);
   return null;
