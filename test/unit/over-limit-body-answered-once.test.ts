@@ -1,0 +1,97 @@
+import type { Server } from 'node:http';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { ACTION_BODY_LIMIT_BYTES } from '../../server/actions/form-body.ts';
+import { defineRoute, type RouteDefinition } from '../../shared/route-definition.ts';
+import { TELEMETRY_BODY_LIMIT_BYTES, VITALS_ENDPOINT } from '../../shared/telemetry.ts';
+import { buildApp, delay, errorLines, waitFor, type TestApp } from '../support/build-app.ts';
+import { close, listen } from '../support/http-client.ts';
+import { unitRoutes } from '../support/pages.tsx';
+import { openRawConnection, splitResponses } from '../support/raw-http.ts';
+
+/**
+ * A body over its cap (server/http/body-limit.ts for telemetry, server/actions/form-body.ts for
+ * actions) is answered with one 413, and that is the request's end: bytes that arrive after the
+ * answer, or the body's own end, never hand the request on a second time. A second hand-over
+ * reaches Express's last-resort handler, which prints the error to stderr with console.error (a
+ * stack trace outside the JSON log, once per request a client chooses to send) and destroys the
+ * socket.
+ */
+
+const servers: Server[] = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await Promise.all(servers.splice(0).map(close));
+});
+
+async function serve(built: TestApp): Promise<number> {
+  const { server, origin } = await listen(built.app);
+  servers.push(server);
+  return Number(new URL(origin).port);
+}
+
+/** One chunk frame of RFC 9112 §7.1. */
+function frame(text: string): string {
+  return `${text.length.toString(16)}\r\n${text}\r\n`;
+}
+
+/**
+ * Sends `head` and the chunks, last chunk included, in one write, so the server has the whole
+ * body at hand when it answers; returns what came back once the server has closed and its
+ * last-resort handler, which runs on later turns of the event loop, has had its chance.
+ */
+async function postWhole(port: number, built: TestApp, head: string, chunks: readonly string[]) {
+  const connection = await openRawConnection(port);
+  connection.write(`${head}${chunks.map(frame).join('')}0\r\n\r\n`);
+  const closedAfterMs = await connection.closedWithin(2_000);
+  connection.destroy();
+  await waitFor(() => built.logs.some((line) => line.msg === 'request completed' || line.msg === 'request aborted'), 2_000, 'the completion line');
+  await delay(50);
+  return { closedAfterMs, responses: splitResponses(connection.received()) };
+}
+
+/** What the process prints to stderr through console.error, as Express's last-resort handler does. */
+function watchConsoleError() {
+  return vi.spyOn(console, 'error').mockImplementation(() => undefined);
+}
+
+describe('a body over its cap is answered once', () => {
+  test('telemetry: a chunk past the cap gets 413, and the chunks after it and the end of the body are not read into a second answer', async () => {
+    const built = buildApp(unitRoutes(), { telemetry: { enabled: true } });
+    const port = await serve(built);
+    const printed = watchConsoleError();
+    const head = `POST ${VITALS_ENDPOINT} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    // The first chunk alone is past the cap; two more follow it, then the body ends.
+    const { closedAfterMs, responses } = await postWhole(port, built, head, [' '.repeat(TELEMETRY_BODY_LIMIT_BYTES + 1), ' '.repeat(100), ' '.repeat(100)]);
+
+    expect(closedAfterMs).toBeLessThan(2_000);
+    expect(responses.map((response) => response.status)).toEqual([413]);
+    expect(responses[0]?.complete).toBe(true);
+    expect(responses[0]?.head).toMatch(/\r\nConnection: close/i);
+    expect(responses[0]?.body).toContain('<title>413: Payload Too Large.</title>');
+    expect(printed).not.toHaveBeenCalled();
+    expect(errorLines(built.logs)).toEqual([]);
+    expect(built.logs.filter((line) => line.msg === 'request completed').map((line) => line.status)).toEqual([413]);
+  });
+
+  const actions: RouteDefinition[] = [defineRoute({ path: '/profile', component: () => null, action: () => ({ saved: true }) })];
+
+  test.each([
+    ['a form', 'application/x-www-form-urlencoded', 'name='],
+    ['JSON', 'application/json', '{"name":"'],
+  ])('an action: %s past the cap gets 413, and the parser reading off the rest does not answer a second time', async (_case, type, start) => {
+    const built = buildApp(actions);
+    const port = await serve(built);
+    const printed = watchConsoleError();
+    const head = `POST /profile HTTP/1.1\r\nHost: localhost\r\nSec-Fetch-Site: same-origin\r\nContent-Type: ${type}\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const { closedAfterMs, responses } = await postWhole(port, built, head, [start + 'a'.repeat(ACTION_BODY_LIMIT_BYTES + 1 - start.length), 'a'.repeat(100)]);
+
+    expect(closedAfterMs).toBeLessThan(2_000);
+    expect(responses.map((response) => response.status)).toEqual([413]);
+    expect(responses[0]?.complete).toBe(true);
+    expect(responses[0]?.head).toMatch(/\r\nConnection: close/i);
+    expect(responses[0]?.body).toContain('<title>413: Payload Too Large.</title>');
+    expect(printed).not.toHaveBeenCalled();
+    expect(errorLines(built.logs)).toEqual([]);
+    expect(built.logs.filter((line) => line.msg === 'request completed').map((line) => line.status)).toEqual([413]);
+  });
+});
