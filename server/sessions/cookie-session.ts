@@ -83,10 +83,11 @@ function verified(value: string, secrets: readonly string[]): SessionData | unde
   if (!trusted) return undefined;
   try {
     const data: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-    return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as SessionData) : undefined;
+    if (typeof data === 'object' && data !== null && !Array.isArray(data)) return data as SessionData;
   } catch {
-    return undefined;
+    // Signed data that does not parse is no session, as signed data that is no object.
   }
+  return undefined;
 }
 
 function createSession<Data extends object>(initial: SessionData): Session<Data> {
@@ -120,8 +121,9 @@ export function createCookieSessionStorage<Data extends object = SessionData>({ 
     httpOnly: true,
     secure: cookie.secure ?? true,
     sameSite: cookie.sameSite ?? 'lax',
-    ...(cookie.domain === undefined ? {} : { domain: cookie.domain }),
-    ...(cookie.maxAge === undefined ? {} : { maxAge: cookie.maxAge }),
+    // Left out of the header when not given: the serializer writes no attribute for undefined.
+    domain: cookie.domain,
+    maxAge: cookie.maxAge,
   };
 
   return {
