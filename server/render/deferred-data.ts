@@ -53,8 +53,11 @@ export interface DeferDataOptions {
    * no JavaScript keeps its values as they are.
    */
   readonly browser?: { readonly development: boolean } | undefined;
-  /** What the data is called in an UnsendableValueError's message. */
-  readonly path?: string | undefined;
+  /**
+   * What the data is called in an UnsendableValueError's message: `''` for data that is an
+   * object whose keys name what is in it (`data.user`, `actionData`), as every caller's is.
+   */
+  readonly path: string;
 }
 
 function isThenable(value: object): value is PromiseLike<unknown> {
@@ -66,7 +69,7 @@ function isThenable(value: object): value is PromiseLike<unknown> {
  * (a copy of each; the caller's value is untouched). With `browser` set, a value the browser
  * cannot receive throws UnsendableValueError (in a settled value: that value rejects with it).
  */
-export function deferData<T>(data: T, { onRejected, browser, path: root = 'data' }: DeferDataOptions): DeferredData<T> {
+export function deferData<T>(data: T, { onRejected, browser, path: root }: DeferDataOptions): DeferredData<T> {
   const pending = new Set<Pending>();
 
   function wrap(source: PromiseLike<unknown>, path: string): Promise<unknown> {
