@@ -8,16 +8,21 @@ import { unreadableTargetOf } from '../http/request-target.ts';
  */
 const VALID_HOST = /^(?:\[[0-9A-Fa-f:.]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})+)(?::[0-9]{0,5})?$/;
 
+/** The port VALID_HOST admitted, up to five digits. */
+const HOST_PORT = /:([0-9]+)$/;
+
 /**
  * What the grammar admits but no URL parser takes: a port past 65535, a percent-encoded byte in
  * the host (`a%2F.example`). Express would hand such a host on as `req.host`, and an absolute URL
- * made from it would fail later, after an action had run. Only hosts that hold one of these are
- * parsed, so the common host costs one regular expression.
+ * made from it would fail later, after an action had run. The port is compared as a number;
+ * only a host with a `%` is parsed, so the common host, with a port or without, costs two
+ * regular expressions and no URL (parsing one took about 7 µs of every request).
  */
-const DOUBTFUL_HOST = /%|:[0-9]{5}$/;
-
 function isValidHost(host: string): boolean {
-  return VALID_HOST.test(host) && (!DOUBTFUL_HOST.test(host) || URL.parse(`http://${host}`) !== null);
+  if (!VALID_HOST.test(host)) return false;
+  const port = HOST_PORT.exec(host)?.[1];
+  if (port !== undefined && Number(port) > 65_535) return false;
+  return !host.includes('%') || URL.parse(`http://${host}`) !== null;
 }
 
 /** Longer targets get 414; Node's own header limit (16 KiB) answers 431 beyond that. */
