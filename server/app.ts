@@ -158,13 +158,15 @@ export function createApp(options: AppOptions): Express {
   for (const route of routes) {
     // A route without a component answers with the Response its load returns (docs/responses.md).
     const showPage = isResourceRoute(route) ? createResourceHandler(route, { renderTimeoutMs, data: loadSettings }) : createPageHandler(route, pageOptions);
-    app.get(route.path, showPage);
+    // One Express route per path, its methods inside: a request is matched against each path
+    // once, not once per method (a router layer each for GET, POST and the rest).
+    const methods = app.route(route.path).get(showPage);
     if (route.action !== undefined && checkCsrf !== undefined) {
       // The body first (the token may be in it), then the cross-site check, then the action.
       const runAction = createActionHandler(route, showPage, { ...loadSettings, renderTimeoutMs });
-      app.post(route.path, labelRoute(route.path), parseFormBody, checkCsrf, runAction);
+      methods.post(labelRoute(route.path), parseFormBody, checkCsrf, runAction);
     }
-    app.all(route.path, labelRoute(route.path), route.action === undefined ? methodNotAllowed : actionMethodNotAllowed);
+    methods.all(labelRoute(route.path), route.action === undefined ? methodNotAllowed : actionMethodNotAllowed);
   }
 
   app.use(createNotFoundHandler(pages));
