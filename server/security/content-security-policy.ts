@@ -86,7 +86,7 @@ export function createContentSecurityPolicy(options: ContentSecurityPolicyOption
   return compile({
     ...baseDirectives(),
     'script-src': [`'nonce-${NONCE}'`, "'strict-dynamic'", ...checkedSources('script-src', options.scriptSources)],
-    'style-src': ["'self'", ...checkedHashes(options.styleHashes).map((hash) => `'${hash}'`)],
+    'style-src': ["'self'", ...hashSources(options.styleHashes)],
     'connect-src': ["'self'", ...checkedSources('connect-src', options.connectSources)],
   });
 }
@@ -107,24 +107,28 @@ export interface StatusPagePolicyOptions {
 const STYLE_HASH = /^sha256-[A-Za-z0-9+/]+={0,2}$/;
 
 /**
+ * The hashes as sources of `style-src`, each checked and each once: pages whose stylesheets hold
+ * the same text share a hash, and every page's policy names the hashes of all pages (an in-place
+ * navigation brings the next page's style into this document).
+ */
+function hashSources(hashes: readonly string[] = []): string[] {
+  for (const hash of hashes) {
+    if (!STYLE_HASH.test(hash)) throw new TypeError(`Content-Security-Policy: ${JSON.stringify(hash)} is not a sha256 hash source`);
+  }
+  return [...new Set(hashes)].map((hash) => `'${hash}'`);
+}
+
+/**
  * The policy of status answers (pages and their JSON forms, docs/security.md): the page policy
  * with the inline style allowed by its hash instead of a nonce, and no script at all
  * (`script-src 'none'`) unless analytics scripts are on, which keep the page's nonce and
  * `'strict-dynamic'` rules. Without analytics it is one fixed string, built once.
  */
-function checkedHashes(hashes: readonly string[] = []): readonly string[] {
-  for (const hash of hashes) {
-    if (!STYLE_HASH.test(hash)) throw new TypeError(`Content-Security-Policy: ${JSON.stringify(hash)} is not a sha256 hash source`);
-  }
-  return hashes;
-}
-
 export function createStatusPagePolicy({ styleHashes, analytics }: StatusPagePolicyOptions): ContentSecurityPolicy {
-  checkedHashes(styleHashes);
   return compile({
     ...baseDirectives(),
     'script-src': analytics === undefined ? ["'none'"] : [`'nonce-${NONCE}'`, "'strict-dynamic'", ...checkedSources('script-src', analytics.scriptSources)],
-    'style-src': ["'self'", ...styleHashes.map((hash) => `'${hash}'`)],
+    'style-src': ["'self'", ...hashSources(styleHashes)],
     'connect-src': ["'self'", ...checkedSources('connect-src', analytics?.connectSources)],
   });
 }
