@@ -54,6 +54,21 @@ function watchConsoleError() {
   return vi.spyOn(console, 'error').mockImplementation(() => undefined);
 }
 
+/**
+ * One complete 413 page with `Connection: close`, the connection closed, one completion line
+ * with that status, and nothing printed or logged as an error: no second hand-over.
+ */
+function expectOne413(built: TestApp, { closedAfterMs, responses }: Awaited<ReturnType<typeof postWhole>>, printed: ReturnType<typeof watchConsoleError>): void {
+  expect(closedAfterMs).toBeLessThan(2_000);
+  expect(responses.map((response) => response.status)).toEqual([413]);
+  expect(responses[0]?.complete).toBe(true);
+  expect(responses[0]?.head).toMatch(/\r\nConnection: close/i);
+  expect(responses[0]?.body).toContain('<title>413: Payload Too Large.</title>');
+  expect(printed).not.toHaveBeenCalled();
+  expect(errorLines(built.logs)).toEqual([]);
+  expect(built.logs.filter((line) => line.msg === 'request completed').map((line) => line.status)).toEqual([413]);
+}
+
 describe('a body over its cap is answered once', () => {
   test('telemetry: a chunk past the cap gets 413, and the chunks after it and the end of the body are not read into a second answer', async () => {
     const built = buildApp(unitRoutes(), { telemetry: { enabled: true } });
@@ -61,16 +76,9 @@ describe('a body over its cap is answered once', () => {
     const printed = watchConsoleError();
     const head = `POST ${VITALS_ENDPOINT} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
     // The first chunk alone is past the cap; two more follow it, then the body ends.
-    const { closedAfterMs, responses } = await postWhole(port, built, head, [' '.repeat(TELEMETRY_BODY_LIMIT_BYTES + 1), ' '.repeat(100), ' '.repeat(100)]);
+    const sent = await postWhole(port, built, head, [' '.repeat(TELEMETRY_BODY_LIMIT_BYTES + 1), ' '.repeat(100), ' '.repeat(100)]);
 
-    expect(closedAfterMs).toBeLessThan(2_000);
-    expect(responses.map((response) => response.status)).toEqual([413]);
-    expect(responses[0]?.complete).toBe(true);
-    expect(responses[0]?.head).toMatch(/\r\nConnection: close/i);
-    expect(responses[0]?.body).toContain('<title>413: Payload Too Large.</title>');
-    expect(printed).not.toHaveBeenCalled();
-    expect(errorLines(built.logs)).toEqual([]);
-    expect(built.logs.filter((line) => line.msg === 'request completed').map((line) => line.status)).toEqual([413]);
+    expectOne413(built, sent, printed);
   });
 
   const actions: RouteDefinition[] = [defineRoute({ path: '/profile', component: () => null, action: () => ({ saved: true }) })];
@@ -83,15 +91,8 @@ describe('a body over its cap is answered once', () => {
     const port = await serve(built);
     const printed = watchConsoleError();
     const head = `POST /profile HTTP/1.1\r\nHost: localhost\r\nSec-Fetch-Site: same-origin\r\nContent-Type: ${type}\r\nTransfer-Encoding: chunked\r\n\r\n`;
-    const { closedAfterMs, responses } = await postWhole(port, built, head, [start + 'a'.repeat(ACTION_BODY_LIMIT_BYTES + 1 - start.length), 'a'.repeat(100)]);
+    const sent = await postWhole(port, built, head, [start + 'a'.repeat(ACTION_BODY_LIMIT_BYTES + 1 - start.length), 'a'.repeat(100)]);
 
-    expect(closedAfterMs).toBeLessThan(2_000);
-    expect(responses.map((response) => response.status)).toEqual([413]);
-    expect(responses[0]?.complete).toBe(true);
-    expect(responses[0]?.head).toMatch(/\r\nConnection: close/i);
-    expect(responses[0]?.body).toContain('<title>413: Payload Too Large.</title>');
-    expect(printed).not.toHaveBeenCalled();
-    expect(errorLines(built.logs)).toEqual([]);
-    expect(built.logs.filter((line) => line.msg === 'request completed').map((line) => line.status)).toEqual([413]);
+    expectOne413(built, sent, printed);
   });
 });
