@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { HttpError } from '../../shared/http-error.ts';
-import { hasBody } from '../http/body-limit.ts';
+import { hasBody, watchBodyCutShort } from '../http/body-limit.ts';
 
 /**
  * The largest body an action accepts (docs/building-an-app.md, "Forms and actions"): 64 KiB, far
@@ -59,8 +59,11 @@ export function createFormBodyParser(limitBytes: number = ACTION_BODY_LIMIT_BYTE
       if (done) return;
       done = true;
       req.off('data', count);
+      stopWatching();
       next(error);
     }
+    // The client stopped sending before the body's end: the parser would wait for the rest.
+    const stopWatching = watchBodyCutShort(req, () => finish(new HttpError(400)));
     // Added before the parser's own listener, in the same tick: it sees every chunk first.
     function count(chunk: Buffer): void {
       received += chunk.length;

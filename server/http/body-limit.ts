@@ -28,6 +28,29 @@ export function closeConnectionUnlessBodyRead(req: Request, res: Response, next:
   next();
 }
 
+/**
+ * Calls `onCut` when the client half-closes before the request's body is whole: it will send
+ * nothing more, so the body can never end, and without this its reader would wait for it until
+ * the request deadline (minutes). Returns the function that stops watching; the body's own end
+ * stops it too, so a kept-alive connection carries no listener on to its next request.
+ */
+export function watchBodyCutShort(req: IncomingMessage, onCut: () => void): () => void {
+  const { socket } = req;
+  function clientEnded(): void {
+    stop();
+    if (!req.complete) onCut();
+  }
+  function stop(): void {
+    socket.off('end', clientEnded);
+    req.off('end', stop);
+  }
+  req.once('end', stop);
+  // The FIN may have been read already, with the head and what came of the body.
+  if (socket.readableEnded) queueMicrotask(clientEnded);
+  else socket.once('end', clientEnded);
+  return stop;
+}
+
 /** What the body reader leaves for the handlers after it: the whole body, within the limit. */
 interface ReadBody {
   readonly bytes: Buffer;
@@ -65,6 +88,7 @@ export function readBodyWithin(limitBytes: number): RequestHandler {
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', stopReading);
+      stopWatching();
       req.pause();
     }
     function onData(chunk: Buffer): void {
@@ -85,5 +109,10 @@ export function readBodyWithin(limitBytes: number): RequestHandler {
     req.once('end', onEnd);
     // The client went away: there is no one left to answer.
     req.once('error', stopReading);
+    // The client stopped sending before the body's end: it is cut short for good.
+    const stopWatching = watchBodyCutShort(req, function bodyCutShort() {
+      stopReading();
+      next(new HttpError(400));
+    });
   };
 }

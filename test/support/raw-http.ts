@@ -132,6 +132,8 @@ export interface RawConnection {
   isClosed(): boolean;
   /** Stop reading: the kernel's receive buffer fills and the server's writes stall. */
   stopReading(): void;
+  /** Half-closes: the client sends nothing more (a FIN) and still reads the answer. */
+  endWriting(): void;
   destroy(): void;
 }
 
@@ -164,6 +166,7 @@ export function openRawConnection(port: number): Promise<RawConnection> {
         closedWithin: (ms) => Promise.race([closed, new Promise<number>((resolveLate) => setTimeout(resolveLate, ms, Number.POSITIVE_INFINITY).unref())]),
         isClosed: () => isClosed,
         stopReading: () => socket.pause(),
+        endWriting: () => socket.end(),
         destroy: () => socket.destroy(),
       }),
     );
