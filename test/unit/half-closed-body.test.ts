@@ -66,6 +66,63 @@ describe('a body the client stops sending before its end', () => {
     expect(built.logs.filter((line) => line.msg === 'request completed').map((line) => line.status)).toEqual([400]);
   });
 
+  test('cut short while an app middleware still waits before the body reader: 400 at once', async () => {
+    const built = buildApp(actions, {
+      middleware(router) {
+        router.use(async (_req, _res, next) => {
+          await delay(100);
+          next();
+        });
+      },
+    });
+    const port = await serve(built);
+    const connection = await openRawConnection(port);
+    // Head, part of the body and the FIN in one go, while the middleware holds the request.
+    connection.write(
+      `POST /profile HTTP/1.1\r\nHost: localhost\r\nSec-Fetch-Site: same-origin\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nname=abc`,
+    );
+    connection.endWriting();
+    const closedAfterMs = await connection.closedWithin(2_000);
+    connection.destroy();
+    expect(closedAfterMs).toBeLessThan(2_000);
+    expect(splitResponses(connection.received()).map((response) => response.status)).toEqual([400]);
+  });
+
+  test('a whole body followed at once by a half-close is answered as usual', async () => {
+    const built = buildApp(actions);
+    const port = await serve(built);
+    const connection = await openRawConnection(port);
+    connection.write(
+      `POST /profile HTTP/1.1\r\nHost: localhost\r\nSec-Fetch-Site: same-origin\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 8\r\n\r\nname=abc`,
+    );
+    connection.endWriting();
+    await connection.closedWithin(2_000);
+    connection.destroy();
+    expect(splitResponses(connection.received()).map((response) => response.status)).toEqual([200]);
+  });
+
+  test('many posts on one kept-alive connection leave no listener behind on it', async () => {
+    const built = buildApp(actions);
+    const port = await serve(built);
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const connection = await openRawConnection(port);
+      const post = `POST /profile HTTP/1.1\r\nHost: localhost\r\nSec-Fetch-Site: same-origin\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 8\r\n\r\nname=abc`;
+      for (let i = 1; i <= 12; i += 1) {
+        connection.write(post);
+        await waitFor(() => splitResponses(connection.received()).length === i, 2_000, `answer ${i}`);
+      }
+      connection.destroy();
+      expect(splitResponses(connection.received()).every((response) => response.status === 200)).toBe(true);
+      await delay(20);
+      expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   test('a telemetry report cut short gets 400 at once, and the connection closes', async () => {
     const built = buildApp(unitRoutes(), { telemetry: { enabled: true } });
     const port = await serve(built);
