@@ -30,6 +30,21 @@ export async function listen(app: Express, options: HttpServerOptions = {}): Pro
   return { server, origin: `http://127.0.0.1:${port}` };
 }
 
+/** Servers listenForTest started in this test file, closed by closeTestServers. */
+const testServers: Server[] = [];
+
+/** listen(), remembered so that closeTestServers (a file's afterEach) closes it. */
+export async function listenForTest(app: Express, options: HttpServerOptions = {}): Promise<{ server: Server; origin: string; port: number }> {
+  const listening = await listen(app, options);
+  testServers.push(listening.server);
+  return { ...listening, port: Number(new URL(listening.origin).port) };
+}
+
+/** Closes every server listenForTest started; for a test file's afterEach. */
+export async function closeTestServers(): Promise<void> {
+  await Promise.all(testServers.splice(0).map(close));
+}
+
 export function close(server: Server): Promise<void> {
   server.closeAllConnections();
   return new Promise((resolve) => server.close(() => resolve()));

@@ -1,9 +1,8 @@
-import type { Server } from 'node:http';
 import type { Response } from 'express';
 import { afterEach, describe, expect, test } from 'vitest';
 import { defineRoute, type PageProps } from '../../shared/route-definition.ts';
 import { asHydrating, buildApp, LEVEL, waitFor } from '../support/build-app.ts';
-import { close, DESKTOP_CHROME, getTimed, listen } from '../support/http-client.ts';
+import { closeTestServers, DESKTOP_CHROME, getTimed, listenForTest } from '../support/http-client.ts';
 
 /**
  * A page whose data holds no promise has nothing to stream after its shell (docs/building-an-app.md,
@@ -15,15 +14,11 @@ function Title({ data }: PageProps<{ readonly title: string }>) {
   return <h1>{data.title}</h1>;
 }
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map(close));
-});
+afterEach(closeTestServers);
 
 async function serve(...args: Parameters<typeof buildApp>) {
   const built = buildApp(...args);
-  const { server, origin } = await listen(built.app);
-  servers.push(server);
+  const { origin } = await listenForTest(built.app);
   return { ...built, origin };
 }
 

@@ -1,9 +1,8 @@
-import type { Server } from 'node:http';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { defineRoute, type RouteDefinition } from '../../shared/route-definition.ts';
 import { VITALS_ENDPOINT } from '../../shared/telemetry.ts';
 import { buildApp, delay, errorLines, waitFor, type TestApp } from '../support/build-app.ts';
-import { close, listen } from '../support/http-client.ts';
+import { closeTestServers, listenForTest } from '../support/http-client.ts';
 import { unitRoutes } from '../support/pages.tsx';
 import { openRawConnection, splitResponses } from '../support/raw-http.ts';
 
@@ -13,16 +12,13 @@ import { openRawConnection, splitResponses } from '../support/raw-http.ts';
  * closes, rather than the request waiting for the rest until the request deadline (minutes).
  */
 
-const servers: Server[] = [];
 afterEach(async () => {
   vi.restoreAllMocks();
-  await Promise.all(servers.splice(0).map(close));
+  await closeTestServers();
 });
 
 async function serve(built: TestApp): Promise<number> {
-  const { server, origin } = await listen(built.app);
-  servers.push(server);
-  return Number(new URL(origin).port);
+  return (await listenForTest(built.app)).port;
 }
 
 /** Sends the head and part of the body, waits, half-closes, and returns what came back. */

@@ -1,10 +1,9 @@
-import type { Server } from 'node:http';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ACTION_BODY_LIMIT_BYTES } from '../../server/actions/form-body.ts';
 import { defineRoute, type RouteDefinition } from '../../shared/route-definition.ts';
 import { TELEMETRY_BODY_LIMIT_BYTES, VITALS_ENDPOINT } from '../../shared/telemetry.ts';
 import { buildApp, delay, errorLines, waitFor, type TestApp } from '../support/build-app.ts';
-import { close, listen } from '../support/http-client.ts';
+import { closeTestServers, listenForTest } from '../support/http-client.ts';
 import { unitRoutes } from '../support/pages.tsx';
 import { openRawConnection, splitResponses } from '../support/raw-http.ts';
 
@@ -17,16 +16,13 @@ import { openRawConnection, splitResponses } from '../support/raw-http.ts';
  * socket.
  */
 
-const servers: Server[] = [];
 afterEach(async () => {
   vi.restoreAllMocks();
-  await Promise.all(servers.splice(0).map(close));
+  await closeTestServers();
 });
 
 async function serve(built: TestApp): Promise<number> {
-  const { server, origin } = await listen(built.app);
-  servers.push(server);
-  return Number(new URL(origin).port);
+  return (await listenForTest(built.app)).port;
 }
 
 /** One chunk frame of RFC 9112 §7.1. */
