@@ -15,13 +15,12 @@ import { sendReport } from './send-beacon.ts';
 const ROOT_ID = 'root';
 
 /**
- * Marks the root once React has attached, so tests (and people) can tell it happened, and
- * starts in-place navigation: before this, links and forms are the browser's.
+ * Once React has attached, starts in-place navigation (before it, links and forms are the
+ * browser's), then marks the root, so tests (and people) can tell both have happened.
  */
-function HydrationMarker({ root, telemetry, start }: { readonly root: HTMLElement; readonly telemetry: TelemetrySettings | undefined; readonly start: () => void }) {
+function HydrationMarker({ root, telemetry, start }: { readonly root: HTMLElement; readonly telemetry: TelemetrySettings | undefined; readonly start: () => Promise<void> }) {
   useEffect(() => {
-    root.setAttribute('data-hydrated', '');
-    start();
+    void start().then(() => root.setAttribute('data-hydrated', ''));
     if (telemetry !== undefined) {
       // A separate chunk, fetched only when vitals are switched on.
       void import('./report-web-vitals.ts').then(({ reportWebVitals }) => reportWebVitals(telemetry, (report) => sendReport(VITALS_ENDPOINT, report)));
@@ -51,7 +50,7 @@ export function startPage(modules: readonly RouteModule[]): void {
   const root = document.getElementById(ROOT_ID);
   if (root === null) throw new Error(`#${ROOT_ID} is missing: the server did not render a page`);
   const page = readPageData();
-  const { telemetry, development, navigation = [] } = page;
+  const { telemetry, development, navigation } = page;
   collectServerDigests(document);
   const report = telemetry === undefined ? undefined : (kind: 'uncaught' | 'recoverable', error: unknown) => reportClientError(telemetry, kind, error);
   const initial: View = { key: 0, modules, page };

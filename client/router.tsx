@@ -614,11 +614,30 @@ function prefetchCode(route: ClientRoute): void {
 }
 
 /**
- * Starts the navigation runtime after hydration: links and forms of pages with code now move
- * in place. `initial` is the view the document was hydrated with.
+ * The route table's module (server/render/route-table-module.ts), which the page's loader has
+ * fetched beside its code. Without it (a deploy has replaced the server since this document
+ * came, say) links and forms stay the browser's: every page still loads, in full.
  */
-export function startNavigation(initial: View, clientRoutes: readonly ClientRoute[]): void {
-  routes = clientRoutes.map((route) => ({ ...route, pattern: new RegExp(route.source, route.flags) }));
+async function importRouteTable(url: string): Promise<readonly ClientRoute[] | undefined> {
+  try {
+    const module: unknown = await import(url);
+    const table: unknown = Reflect.get(Object(module), 'default');
+    return Array.isArray(table) ? table : undefined;
+  } catch (error) {
+    console.error(error);
+    return undefined;
+  }
+}
+
+/**
+ * Starts the navigation runtime after hydration: once the route table is in, links and forms of
+ * pages with code move in place. `initial` is the view the document was hydrated with,
+ * `routeTable` the URL of the table's module; without one, nothing moves in place.
+ */
+export async function startNavigation(initial: View, routeTable: string | undefined): Promise<void> {
+  const table = routeTable === undefined ? undefined : await importRouteTable(routeTable);
+  if (table === undefined) return;
+  routes = table.map((route) => ({ ...route, pattern: new RegExp(route.source, route.flags) }));
   current = initial;
   nonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
   kept.set(initial.key, { view: initial, title: document.title, head: undefined, styles: stylesOf(new URL(location.href)) });

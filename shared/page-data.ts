@@ -14,8 +14,8 @@ export interface EmbeddedPageData {
   readonly actionData?: unknown;
   /** The form token `<Form>` sends (docs/building-an-app.md); only when the app has actions. */
   readonly formToken?: string;
-  /** The routes the browser can navigate to in place, with their code. */
-  readonly navigation?: readonly ClientRoute[];
+  /** The URL of the route table's module: the routes the browser can navigate to in place, with their code (ClientRoute[]). */
+  readonly navigation?: string;
   /** The route's path, the page's id for `useRouteLoaderData`; with layouts only. */
   readonly route?: string;
   /**

@@ -106,8 +106,8 @@ export function scriptUrlsInHtml(html: string): string[] {
   const sources = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)].map((match) => match[1] ?? '');
   const preloads = [...html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g)].map((match) => match[1] ?? '');
   // The inline script that starts the page's code (bootstrapScript): the only one that loads
-  // anything. The navigation's route table names every page's code too, but only a navigation
-  // there ever loads it.
+  // anything, the route table's module included. The table names every page's code too, but
+  // only a navigation there ever loads it.
   const started = inlineScripts(html)
     .filter((code) => code.includes('"modulepreload"'))
     .flatMap((code) => [...code.matchAll(/"(\/assets\/[^"]+\.js)"/g)].map((match) => match[1] ?? ''));

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { NAVIGATION_HEADER, NAVIGATION_SCOPE, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
-import type { ClientRoute, PageDataMeta } from '../../shared/page-data.ts';
+import type { PageDataMeta } from '../../shared/page-data.ts';
 import type { SiteHead } from '../../shared/head.ts';
 import type { PageRouteDefinition } from '../../shared/route-definition.ts';
 import { logServerError } from '../observability/server-error-log.ts';
@@ -24,8 +24,11 @@ export interface PageHandlerOptions {
   readonly document: DocumentSettings;
   /** Head defaults and the origin absolute URLs are made on (page-head.ts). */
   readonly head: { readonly site: SiteHead; readonly publicOrigin: URL | undefined };
-  /** The built client and the routes a browser may navigate to in place; without a build, pages render on the server only. */
-  readonly client: { readonly assets: ClientAssets | undefined; readonly routes: readonly ClientRoute[] };
+  /**
+   * The built client, and the URL of the route table's module (route-table-module.ts), which
+   * a browser imports to navigate in place; without a build, pages render on the server only.
+   */
+  readonly client: { readonly assets: ClientAssets | undefined; readonly routeTable: string | undefined };
 }
 
 /** Whether the request is an in-place navigation asking for the data alone, in a scope it named (client/router.tsx). */
@@ -79,11 +82,12 @@ export function createPageHandler(routeDefinition: PageRouteDefinition, options:
       { id: routeDefinition.path, Component: routeDefinition.component, ErrorBoundary: routeDefinition.ErrorBoundary },
     ],
     hasBoundary: routeDefinition.ErrorBoundary !== undefined || (routeDefinition.layouts ?? []).some((layout) => layout.ErrorBoundary !== undefined),
-    bootstrapScriptContent: assets === undefined ? undefined : bootstrapScript(assets),
+    // The route table's module is fetched with the page's code, ready when navigation starts.
+    bootstrapScriptContent: assets === undefined ? undefined : bootstrapScript(assets, client.routeTable),
     // Each with its text when small enough to travel inside the document (client-assets.ts).
     styles: (assets?.styles ?? []).map((href) => ({ href, css: client.assets?.inlineStyles.get(href) })),
-    // The route table for navigation is the same on every page: written once (data-stream.ts).
-    navigationScript: client.routes.length === 0 ? undefined : fixedDataScript('navigation', client.routes),
+    // Where the route table is, the same on every page: written once (data-stream.ts).
+    navigationScript: client.routeTable === undefined ? undefined : fixedDataScript('navigation', client.routeTable),
     // A navigation takes the page's stylesheets from the route table, which it has already (client-routes.ts).
     assets: assets === undefined ? null : { script: assets.script, preloads: assets.preloads },
   };

@@ -1,17 +1,22 @@
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { DESKTOP_CHROME, fixtureSession, watchedPage } from './harness.ts';
+import { DESKTOP_CHROME, fixtureSession, watchedPage, type WatchedPage } from './harness.ts';
 
 const session = fixtureSession();
 
-/** Opens page A, hydrated, with a marker on `window` that only survives in-place navigation. */
-async function openA(): Promise<{ page: Page; problems: string[]; documents: string[]; scripts: string[]; close: () => Promise<void> }> {
-  const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME, viewport: { width: 800, height: 600 } });
+/** Opens page A in `context`, hydrated, with a marker on `window` that only survives in-place navigation. */
+async function openIn(context: BrowserContext): Promise<WatchedPage> {
   const watched = await watchedPage(context);
   await watched.page.goto(`${session.server.origin}/nav/a`);
   await watched.page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
   await watched.page.evaluate(() => Reflect.set(window, '__sameDocument', true));
-  return { ...watched, close: () => context.close() };
+  return watched;
+}
+
+/** Page A in a fresh desktop context (openIn). */
+async function openA(): Promise<WatchedPage & { close: () => Promise<void> }> {
+  const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME, viewport: { width: 800, height: 600 } });
+  return { ...(await openIn(context)), close: () => context.close() };
 }
 
 function sameDocument(page: Page): Promise<boolean> {
@@ -48,6 +53,25 @@ describe('in-place navigation in Chromium', () => {
     expect(documents).toEqual([`${session.server.origin}/nav/a`]);
     expect(problems).toEqual([]);
     await close();
+  });
+
+  test('without its route table (a deploy has replaced the server since, say) the page still hydrates, and links load in full', async () => {
+    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME, viewport: { width: 800, height: 600 } });
+    const refused: string[] = [];
+    await context.route(/\/assets\/routes-[0-9a-f]+\.js$/, (route) => {
+      refused.push(route.request().url());
+      return route.fulfill({ status: 404, body: '' });
+    });
+    const { page, problems, documents } = await openIn(context);
+    await page.click('#to-b-bottom');
+    await page.waitForSelector('h1:text-is("Page B")');
+    expect(await sameDocument(page)).toBe(false);
+    expect(documents).toEqual([`${session.server.origin}/nav/a`, `${session.server.origin}/nav/b`]);
+    // The table was asked for, on each page; what the browser says of it is all it says.
+    expect(refused.length).toBeGreaterThanOrEqual(2);
+    expect(problems.length).toBeGreaterThan(0);
+    for (const problem of problems) expect(problem).toMatch(/routes-[0-9a-f]+\.js/);
+    await context.close();
   });
 
   test('a link with a #hash scrolls to its target on the new page', async () => {

@@ -9,7 +9,7 @@ import { defineRoute, route, type ActionContext, type LoadContext, type RouteDef
 import { notFound } from '../../shared/status-helpers.ts';
 import { asHydrating, buildApp, delay, errorLines, LEVEL, waitFor, type LogLine, type TestApp } from '../support/build-app.ts';
 import { close, DESKTOP_CHROME, getTimed, listen } from '../support/http-client.ts';
-import { pageDataOf } from '../support/page-data-scripts.ts';
+import { routeTableOf } from '../support/page-data-scripts.ts';
 
 /**
  * Resource routes (docs/responses.md): a route with no component answers with the `Response`
@@ -239,11 +239,9 @@ describe('a resource route answers with the Response its load returns', () => {
     expect(res.text).toBe('<rss/>');
     // In the browser's route table it has no script: links to it load it in full.
     const hydrating = asHydrating([defineRoute({ path: '/', component: () => <h1>Home</h1> })]);
-    const page = await request(buildApp([...hydrating.routes, ...resources], { assets: hydrating.assets }).app)
-      .get('/')
-      .set('User-Agent', DESKTOP_CHROME);
-    const table: unknown = Reflect.get(Object(pageDataOf(page.text)), 'navigation');
-    if (!Array.isArray(table)) throw new Error('no route table');
+    const withPage = buildApp([...hydrating.routes, ...resources], { assets: hydrating.assets }).app;
+    const page = await request(withPage).get('/').set('User-Agent', DESKTOP_CHROME);
+    const table = await routeTableOf(withPage, page.text);
     expect(table[0]).toHaveProperty('script');
     for (const entry of table.slice(1)) expect(entry).not.toHaveProperty('script');
   });

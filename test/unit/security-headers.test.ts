@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import request from 'supertest';
+import { pageDataOf } from '../support/page-data-scripts.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadClientAssets, type ClientAssets } from '../../server/render/client-assets.ts';
 import { createContentSecurityPolicy } from '../../server/security/content-security-policy.ts';
@@ -106,8 +107,10 @@ describe('client assets (built by npm run build)', () => {
     const bootstrap = [...res.text.matchAll(/<script nonce="([^"]+)"[^>]*>([^<]*requestAnimationFrame[^<]*)<\/script>/g)];
     expect(bootstrap).toHaveLength(1);
     expect(bootstrap[0]?.[1]).toBe(nonce);
-    // The module and its chunks get the bootstrap's own nonce when it adds them.
-    expect(bootstrap[0]?.[2]).toContain(`(${JSON.stringify(page.script)},${JSON.stringify(page.preloads)},document.currentScript.nonce)`);
+    // The module, its chunks and the route table's module get the bootstrap's own nonce when it adds them.
+    const table = Reflect.get(Object(pageDataOf(res.text)), 'navigation');
+    expect(table).toMatch(/^\/assets\/routes-[0-9a-f]{12}\.js$/);
+    expect(bootstrap[0]?.[2]).toContain(`(${JSON.stringify(page.script)},${JSON.stringify([...page.preloads, table])},document.currentScript.nonce)`);
     // Nothing in the markup starts a download before the first paint.
     expect(res.text).not.toMatch(/<script[^>]*\bsrc=|<link[^>]*rel="modulepreload"/);
     expect(res.text).toMatch(/<div id="root"><header class="app-header">.*<main/);

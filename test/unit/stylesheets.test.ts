@@ -10,7 +10,7 @@ import { buildApp } from '../support/build-app.ts';
 import { FIXTURE_CLIENT_DIR } from '../support/fixture-server-build.ts';
 import { routes } from '../support/fixture-server-routes.tsx';
 import { close, DESKTOP_CHROME, getRaw, listen } from '../support/http-client.ts';
-import { pageDataOf } from '../support/page-data-scripts.ts';
+import { routeTableOf } from '../support/page-data-scripts.ts';
 
 /**
  * A page's CSS (docs/styles.md): what its module imports is built into a hashed file under
@@ -145,9 +145,7 @@ describe("a page's stylesheet", () => {
 
   test("is in the navigation's route table, so an in-place navigation brings it", async () => {
     const res = await request(app).get('/').set('User-Agent', DESKTOP_CHROME).expect(200);
-    const page = pageDataOf(res.text);
-    const table: unknown = typeof page === 'object' && page !== null ? Reflect.get(page, 'navigation') : undefined;
-    if (!Array.isArray(table)) throw new Error('the page data holds no route table');
+    const table = await routeTableOf(app, res.text);
     const styled = table.find((entry: unknown) => typeof entry === 'object' && entry !== null && new RegExp(String(Reflect.get(entry, 'source')), 'i').test('/styles/styled'));
     expect(styled).toMatchObject({ styles: stylesOf('/styles/styled') });
   });
