@@ -1,10 +1,10 @@
-import { request as httpRequest, type Server } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import type { BrotliCompress, BrotliOptions, Gzip, ZlibOptions } from 'node:zlib';
 import { brotliDecompressSync, constants } from 'node:zlib';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { brotliWindowBits } from '../../scripts/lib/brotli-window.ts';
 import { buildApp, waitFor } from '../support/build-app.ts';
-import { close, DESKTOP_CHROME, getRaw, listen } from '../support/http-client.ts';
+import { closeTestServers, DESKTOP_CHROME, getRaw, listenForTest } from '../support/http-client.ts';
 import { unitRoutes } from '../support/pages.tsx';
 
 /**
@@ -32,17 +32,15 @@ vi.mock('node:zlib', async (importOriginal) => {
   };
 });
 
-const servers: Server[] = [];
 afterEach(async () => {
   encoders.length = 0;
   brotliOptions.length = 0;
-  await Promise.all(servers.splice(0).map(close));
+  await closeTestServers();
 });
 
 async function fixtureOrigin(): Promise<string> {
   const { app } = buildApp(unitRoutes(50));
-  const { server, origin } = await listen(app);
-  servers.push(server);
+  const { origin } = await listenForTest(app);
   return origin;
 }
 

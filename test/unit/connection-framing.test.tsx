@@ -1,9 +1,8 @@
-import type { Server } from 'node:http';
 import { Suspense, use } from 'react';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { PageProps, RouteDefinition } from '../../shared/route-definition.ts';
 import { buildApp, delay, errorLines, type TestApp } from '../support/build-app.ts';
-import { close, DESKTOP_CHROME, listen } from '../support/http-client.ts';
+import { closeTestServers, DESKTOP_CHROME, listenForTest } from '../support/http-client.ts';
 import { unitRoutes } from '../support/pages.tsx';
 import { openRawConnection, splitResponses } from '../support/raw-http.ts';
 import { createSettleAfter } from '../support/settle-after.ts';
@@ -29,15 +28,10 @@ function StreamingPage({ params }: PageProps) {
 
 const routes: readonly RouteDefinition[] = [...unitRoutes(), { path: '/streaming', component: StreamingPage }];
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map(close));
-});
+afterEach(closeTestServers);
 
 async function start(built: TestApp): Promise<number> {
-  const { server, origin } = await listen(built.app);
-  servers.push(server);
-  return Number(new URL(origin).port);
+  return (await listenForTest(built.app)).port;
 }
 
 describe('one connection, one framing', () => {

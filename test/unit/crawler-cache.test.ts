@@ -1,19 +1,15 @@
-import { Agent, request as httpRequest, type Server } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
 import { MAX_REMEMBERED_AGENT_LENGTH, rememberedAgents } from '../../server/render/is-crawler.ts';
 import { buildApp } from '../support/build-app.ts';
-import { close, DESKTOP_CHROME, getTimed, listen } from '../support/http-client.ts';
+import { closeTestServers, DESKTOP_CHROME, getTimed, listenForTest } from '../support/http-client.ts';
 import { unitRoutes } from '../support/pages.tsx';
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map(close));
-});
+afterEach(closeTestServers);
 
 async function serve() {
   const { app } = buildApp(unitRoutes(100));
-  const { server, origin } = await listen(app);
-  servers.push(server);
+  const { origin } = await listenForTest(app);
   return origin;
 }
 

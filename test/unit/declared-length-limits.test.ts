@@ -1,8 +1,7 @@
-import type { Server } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
 import { TELEMETRY_BODY_LIMIT_BYTES, VITALS_ENDPOINT } from '../../shared/telemetry.ts';
 import { buildApp, type TestApp } from '../support/build-app.ts';
-import { close, listen } from '../support/http-client.ts';
+import { closeTestServers, listenForTest } from '../support/http-client.ts';
 import { unitRoutes } from '../support/pages.tsx';
 import { openRawConnection, rawRequest, splitResponses } from '../support/raw-http.ts';
 
@@ -14,15 +13,10 @@ import { openRawConnection, rawRequest, splitResponses } from '../support/raw-ht
 
 const VITAL = { name: 'LCP', value: 1234.5, rating: 'good', id: 'v5-1', route: '/', requestId: 'req-1' };
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map(close));
-});
+afterEach(closeTestServers);
 
 async function serve(built: TestApp): Promise<number> {
-  const { server, origin } = await listen(built.app);
-  servers.push(server);
-  return Number(new URL(origin).port);
+  return (await listenForTest(built.app)).port;
 }
 
 function head(length: number): string {
