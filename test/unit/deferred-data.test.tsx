@@ -5,9 +5,8 @@ import type { PageProps, RouteDefinition } from '../../shared/route-definition.t
 import { defineRoute } from '../../shared/route-definition.ts';
 import { notFound } from '../../shared/status-helpers.ts';
 import { asHydrating, buildApp, errorLines, LEVEL, type TestApp } from '../support/build-app.ts';
-import { arrival, close, DESKTOP_CHROME, getTimed, listen } from '../support/http-client.ts';
+import { arrival, closeTestServers, DESKTOP_CHROME, getTimed, listenForTest } from '../support/http-client.ts';
 import { dataScripts, inlineScripts, pageDataOf } from '../support/page-data-scripts.ts';
-import type { Server } from 'node:http';
 import { after } from '../support/settle-after.ts';
 
 /** A field of a value built in another realm (the page's scripts run in their own context). */
@@ -115,14 +114,10 @@ function streamedRoutes(): RouteDefinition[] {
   ];
 }
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map(close));
-});
+afterEach(closeTestServers);
 
 async function serve(test: TestApp): Promise<string> {
-  const { server, origin } = await listen(test.app);
-  servers.push(server);
+  const { origin } = await listenForTest(test.app);
   return origin;
 }
 

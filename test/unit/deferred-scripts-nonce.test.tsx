@@ -1,9 +1,8 @@
 import { Suspense, use } from 'react';
-import type { Server } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
 import { defineRoute, type PageProps } from '../../shared/route-definition.ts';
 import { asHydrating, buildApp } from '../support/build-app.ts';
-import { close, DESKTOP_CHROME, getTimed, listen } from '../support/http-client.ts';
+import { closeTestServers, DESKTOP_CHROME, getTimed, listenForTest } from '../support/http-client.ts';
 import { after } from '../support/settle-after.ts';
 
 /**
@@ -31,15 +30,11 @@ const { routes, assets } = asHydrating([
   }),
 ]);
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map(close));
-});
+afterEach(closeTestServers);
 
 describe("deferred values' scripts", () => {
   test("carry the page's nonce, the one its Content-Security-Policy names, as every other script does", async () => {
-    const { server, origin } = await listen(buildApp(routes, { assets }).app);
-    servers.push(server);
+    const { origin } = await listenForTest(buildApp(routes, { assets }).app);
     const res = await getTimed(`${origin}/deferred`, { 'User-Agent': DESKTOP_CHROME });
     expect(res.status).toBe(200);
     const nonce = /'nonce-([^']+)'/.exec(String(res.headers['content-security-policy']))?.[1];

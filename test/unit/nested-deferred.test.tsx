@@ -1,9 +1,8 @@
-import type { Server } from 'node:http';
 import request from 'supertest';
 import { afterEach, describe, expect, test } from 'vitest';
 import { defineRoute, type RouteDefinition } from '../../shared/route-definition.ts';
 import { asHydrating, buildApp, errorLines, LEVEL } from '../support/build-app.ts';
-import { close, DESKTOP_CHROME, getTimed, listen } from '../support/http-client.ts';
+import { closeTestServers, DESKTOP_CHROME, getTimed, listenForTest } from '../support/http-client.ts';
 import { pageDataOf } from '../support/page-data-scripts.ts';
 import { after } from '../support/settle-after.ts';
 
@@ -44,10 +43,7 @@ const { routes, assets } = asHydrating([
   }),
 ] satisfies RouteDefinition[]);
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map(close));
-});
+afterEach(closeTestServers);
 
 describe('promises inside a settled deferred value', () => {
   test('a rejection in an object and one in an array: one error line each, and the browser gets only their digests', async () => {
@@ -78,8 +74,7 @@ describe('promises inside a settled deferred value', () => {
 
   test('one in an object and one in an array still pending at the render timeout reject with the timeout digest, and the page ends', async () => {
     const built = buildApp(routes, { assets, renderTimeoutMs: 300 });
-    const { server, origin } = await listen(built.app);
-    servers.push(server);
+    const { origin } = await listenForTest(built.app);
     const res = await getTimed(`${origin}/nested-never`, { 'User-Agent': DESKTOP_CHROME });
     expect(res.status).toBe(200);
     expect(res.body.endsWith('</body></html>')).toBe(true);

@@ -5,21 +5,16 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { asHydrating, buildApp, delay, errorLines, LEVEL, waitFor } from '../support/build-app.ts';
 import { clientRoutes } from '../../server/render/client-routes.ts';
 import { dataScripts, inlineScripts, pageDataOf, routeTableOf } from '../support/page-data-scripts.ts';
-import { close, DESKTOP_CHROME, getTimed, listen } from '../support/http-client.ts';
+import { closeTestServers, DESKTOP_CHROME, getTimed, listenForTest } from '../support/http-client.ts';
 import { unitRoutes } from '../support/pages.tsx';
-import type { Server } from 'node:http';
 
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map(close));
-});
+afterEach(closeTestServers);
 
 async function serve(...args: Parameters<typeof buildApp>) {
   const built = buildApp(...args);
-  const { server, origin } = await listen(built.app);
-  servers.push(server);
+  const { server, origin } = await listenForTest(built.app);
   return { ...built, server, origin };
 }
 
