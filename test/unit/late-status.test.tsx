@@ -1,11 +1,10 @@
-import type { Server } from 'node:http';
 import { Suspense, use } from 'react';
 import { afterEach, describe, expect, test } from 'vitest';
 import { defineRoute, type PageProps } from '../../shared/route-definition.ts';
 import { statusOfDigest } from '../../shared/server-digests.ts';
 import { forbidden, notFound, unauthorized } from '../../shared/status-helpers.ts';
 import { buildApp, LEVEL, waitFor } from '../support/build-app.ts';
-import { close, DESKTOP_CHROME, getTimed, listen } from '../support/http-client.ts';
+import { closeTestServers, DESKTOP_CHROME, getTimed, listenForTest } from '../support/http-client.ts';
 import { createSettleAfter } from '../support/settle-after.ts';
 
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
@@ -57,15 +56,11 @@ function streamedDigests(html: string): string[] {
   return [...instructions, ...templates];
 }
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map(close));
-});
+afterEach(closeTestServers);
 
 async function serve() {
   const built = buildApp(routes);
-  const { server, origin } = await listen(built.app);
-  servers.push(server);
+  const { origin } = await listenForTest(built.app);
   return { ...built, origin };
 }
 

@@ -1,9 +1,9 @@
-import { request as httpRequest, type Server } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, test } from 'vitest';
 import { defineRoute } from '../../shared/route-definition.ts';
 import { asHydrating, buildApp } from '../support/build-app.ts';
-import { close, DESKTOP_CHROME, listen, type TimedChunk } from '../support/http-client.ts';
+import { closeTestServers, DESKTOP_CHROME, listenForTest, type TimedChunk } from '../support/http-client.ts';
 import { navigationLines } from '../support/navigation-data-lines.ts';
 import { after } from '../support/settle-after.ts';
 
@@ -66,14 +66,10 @@ function getGzip(url: string, headers: Record<string, string>): Promise<GzipAnsw
   });
 }
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map(close));
-});
+afterEach(closeTestServers);
 
 async function origin(): Promise<string> {
-  const { server, origin: url } = await listen(buildApp(pages.routes, { assets: pages.assets }).app);
-  servers.push(server);
+  const { origin: url } = await listenForTest(buildApp(pages.routes, { assets: pages.assets }).app);
   return url;
 }
 

@@ -1,10 +1,10 @@
-import { request as httpRequest, type Server } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { createGunzip } from 'node:zlib';
 import { afterEach, describe, expect, test } from 'vitest';
 import { NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
 import { defineRoute, type RouteDefinition } from '../../shared/route-definition.ts';
 import { asHydrating, buildApp, delay, errorLines, waitFor } from '../support/build-app.ts';
-import { close, DESKTOP_CHROME, getTimed, listen, type TimedChunk } from '../support/http-client.ts';
+import { closeTestServers, DESKTOP_CHROME, getTimed, listenForTest, type TimedChunk } from '../support/http-client.ts';
 import { navigationDataOf, navigationLines } from '../support/navigation-data-lines.ts';
 import { openRawConnection } from '../support/raw-http.ts';
 import { after } from '../support/settle-after.ts';
@@ -57,16 +57,12 @@ function pages(watched: Watched): ReturnType<typeof asHydrating> {
   ] satisfies RouteDefinition[]);
 }
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map(close));
-});
+afterEach(closeTestServers);
 
 async function serve(watched: Watched = { settle: undefined, reads: 0 }): Promise<{ origin: string; built: ReturnType<typeof buildApp> }> {
   const { routes, assets } = pages(watched);
   const built = buildApp(routes, { assets });
-  const { server, origin } = await listen(built.app);
-  servers.push(server);
+  const { origin } = await listenForTest(built.app);
   return { origin, built };
 }
 
