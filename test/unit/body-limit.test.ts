@@ -1,9 +1,8 @@
-import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { TELEMETRY_BODY_LIMIT_BYTES, VITALS_ENDPOINT } from '../../shared/telemetry.ts';
 import { buildApp, delay, errorLines, type TestApp } from '../support/build-app.ts';
-import { close, listen } from '../support/http-client.ts';
+import { closeTestServers, listenForTest } from '../support/http-client.ts';
 import { unitRoutes } from '../support/pages.tsx';
 import { openRawConnection, splitResponses, type RawConnection } from '../support/raw-http.ts';
 
@@ -15,17 +14,13 @@ interface Listening {
   readonly sockets: Socket[];
 }
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map(close));
-});
+afterEach(closeTestServers);
 
 async function start(built: TestApp): Promise<Listening> {
-  const { server, origin } = await listen(built.app);
-  servers.push(server);
+  const { server, port } = await listenForTest(built.app);
   const sockets: Socket[] = [];
   server.on('connection', (socket: Socket) => sockets.push(socket));
-  return { port: Number(new URL(origin).port), sockets };
+  return { port, sockets };
 }
 
 /** Far more than any cap, little enough for loopback: where the server reads on, it reads all of it. */

@@ -1,14 +1,11 @@
-import { request as httpRequest, type Server } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
 import request from 'supertest';
 import { buildApp, errorLines, waitFor } from '../support/build-app.ts';
-import { arrival, close, DESKTOP_CHROME, getDecoded, listen, type DecodedResponse } from '../support/http-client.ts';
+import { arrival, closeTestServers, DESKTOP_CHROME, getDecoded, listenForTest, type DecodedResponse } from '../support/http-client.ts';
 import { unitRoutes } from '../support/pages.tsx';
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map(close));
-});
+afterEach(closeTestServers);
 
 function shellBeforeContent(decoded: DecodedResponse): number {
   return arrival(decoded, 'SLOW-CONTENT-ARRIVED') - arrival(decoded, 'SHELL-HEADING');
@@ -22,8 +19,7 @@ describe('compression of streamed pages', () => {
     ['gzip;q=1, br;q=0.5', 'gzip'],
   ])('Accept-Encoding %s gets %s, flushed so the shell still comes first', async (accept, expected) => {
     const { app } = buildApp(unitRoutes(400));
-    const { server, origin } = await listen(app);
-    servers.push(server);
+    const { origin } = await listenForTest(app);
     const decoded = await getDecoded(`${origin}/slow`, accept);
     expect(decoded.encoding).toBe(expected);
     expect(decoded.vary).toContain('Accept-Encoding');
@@ -32,8 +28,7 @@ describe('compression of streamed pages', () => {
 
   test('is skipped for a client that accepts none', async () => {
     const { app } = buildApp(unitRoutes(50));
-    const { server, origin } = await listen(app);
-    servers.push(server);
+    const { origin } = await listenForTest(app);
     const decoded = await getDecoded(`${origin}/slow`, 'identity');
     expect(decoded.encoding).toBeUndefined();
     expect(decoded.chunks.map((chunk) => chunk.text).join('')).toContain('SLOW-CONTENT-ARRIVED');
@@ -55,8 +50,7 @@ describe('compression of streamed pages', () => {
 
   test('a client that leaves mid-stream aborts the render and leaves no error behind', async () => {
     const { app, logs } = buildApp(unitRoutes(400));
-    const { server, origin } = await listen(app);
-    servers.push(server);
+    const { origin } = await listenForTest(app);
     await new Promise<void>((resolve, reject) => {
       const req = httpRequest(`${origin}/slow`, { agent: false, headers: { 'User-Agent': DESKTOP_CHROME, 'Accept-Encoding': 'br' } }, (res) => {
         expect(res.headers['content-encoding']).toBe('br');

@@ -10,13 +10,12 @@ import { MAX_PENDING_ANSWERS } from '../../server/lifecycle/http-server.ts';
 import { createLogger } from '../../server/observability/logger.ts';
 import type { PageProps } from '../../shared/route-definition.ts';
 import { buildApp, delay, errorLines, type LogLine } from '../support/build-app.ts';
-import { close, listen } from '../support/http-client.ts';
+import { closeTestServers, listenForTest } from '../support/http-client.ts';
 import { openRawConnection } from '../support/raw-http.ts';
 
-const servers: Server[] = [];
 const folders: string[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map(close));
+  await closeTestServers();
   await Promise.all(folders.splice(0).map((folder) => rm(folder, { recursive: true, force: true })));
 });
 
@@ -68,9 +67,7 @@ function HugePage(_props: PageProps) {
 describe('slow clients', () => {
   test('a client sending its headers a byte at a time is cut off by the headers timeout', async () => {
     const { app } = buildApp([]);
-    const { server, origin } = await listen(app, { headersTimeoutMs: 1_000, requestTimeoutMs: 2_000, connectionsCheckingIntervalMs: 100 });
-    servers.push(server);
-    const port = Number(new URL(origin).port);
+    const { server, port } = await listenForTest(app, { headersTimeoutMs: 1_000, requestTimeoutMs: 2_000, connectionsCheckingIntervalMs: 100 });
     const request = `GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ${'a'.repeat(100)}`;
 
     const started = performance.now();
@@ -95,9 +92,7 @@ describe('slow clients', () => {
 
   test('a client that stops reading a streamed page does not hold the render or the socket', async () => {
     const { app, logs } = buildApp([{ path: '/huge', component: HugePage }], { renderTimeoutMs: 500 });
-    const { server, origin } = await listen(app);
-    servers.push(server);
-    const port = Number(new URL(origin).port);
+    const { server, port } = await listenForTest(app);
     const timersBefore = pendingTimers();
 
     const socket = connect(port, '127.0.0.1', () => {
@@ -120,8 +115,7 @@ describe('slow clients', () => {
     const dir = await bigAssetFolder();
     const { app, logs } = buildApp([], { assets: { dir, routes: new Map(), inlineStyles: new Map() } });
     const deliveryTimeoutMs = 1_500;
-    const { server, origin } = await listen(app, { deliveryTimeoutMs, logger: serverLogger(logs) });
-    servers.push(server);
+    const { server, port } = await listenForTest(app, { deliveryTimeoutMs, logger: serverLogger(logs) });
     const serverSide = new Promise<number>((resolve) => {
       server.once('connection', (socket: Socket) => {
         const accepted = performance.now();
@@ -130,7 +124,7 @@ describe('slow clients', () => {
     });
     const heapBefore = retainedHeap();
 
-    const connection = await openRawConnection(Number(new URL(origin).port));
+    const connection = await openRawConnection(port);
     connection.stopReading();
     connection.write('GET /assets/app.js HTTP/1.1\r\nHost: localhost\r\n\r\n'.repeat(1_500));
     await delay(500);
