@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import request from 'supertest';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createActionHandler } from '../../server/actions/action-handler.ts';
@@ -8,7 +7,7 @@ import { redirect } from '../../shared/action-helpers.ts';
 import { NAVIGATION_HEADER, NAVIGATION_REDIRECT_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
 import { defineRoute, type ActionContext, type RouteDefinition } from '../../shared/route-definition.ts';
 import { buildApp, delay, errorLines, LEVEL, waitFor, type TestApp } from '../support/build-app.ts';
-import { close, listen } from '../support/http-client.ts';
+import { closeTestServers, listenForTest } from '../support/http-client.ts';
 import { openRawConnection, rawRequest } from '../support/raw-http.ts';
 
 /**
@@ -54,15 +53,10 @@ function post(app: TestApp['app'], fields: Record<string, string>, headers: Reco
   return request(app).post('/orders').set('Host', HOST).set('Sec-Fetch-Site', 'same-origin').set(headers).type('form').send(fields);
 }
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map(close));
-});
+afterEach(closeTestServers);
 
 async function serve(built: TestApp): Promise<number> {
-  const { server, origin } = await listen(built.app);
-  servers.push(server);
-  return Number(new URL(origin).port);
+  return (await listenForTest(built.app)).port;
 }
 
 describe('redirect answers are never cached', () => {

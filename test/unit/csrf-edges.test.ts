@@ -1,12 +1,11 @@
 import { createHmac } from 'node:crypto';
-import type { Server } from 'node:http';
 import request from 'supertest';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createCsrfCheck, CSRF_COOKIE, issueToken } from '../../server/security/csrf.ts';
 import { FORM_TOKEN_FIELD } from '../../shared/navigation.ts';
 import { defineRoute, type RouteDefinition } from '../../shared/route-definition.ts';
 import { buildApp, type LogLine, type TestApp } from '../support/build-app.ts';
-import { close, listen } from '../support/http-client.ts';
+import { closeTestServers, listenForTest } from '../support/http-client.ts';
 import { rawRequest } from '../support/raw-http.ts';
 
 /**
@@ -36,19 +35,15 @@ function refusals(logs: readonly LogLine[]): unknown[] {
   return logs.filter((line) => line.msg === 'csrf refused').map((line) => line.reason);
 }
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map(close));
-});
+afterEach(closeTestServers);
 
 describe('an Origin with no host to compare it with', () => {
   async function postWithoutHost(origin: string): Promise<{ status: number; body: string; built: ReturnType<typeof formApp> }> {
     const built = formApp();
-    const listening = await listen(built.app);
-    servers.push(listening.server);
+    const listening = await listenForTest(built.app);
     const body = 'name=Ada';
     const res = await rawRequest(
-      Number(new URL(listening.origin).port),
+      listening.port,
       `POST /note HTTP/1.0\r\nOrigin: ${origin}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
     );
     return { status: res.status, body: res.body, built };
