@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import request from 'supertest';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -10,7 +9,7 @@ import { FORM_TOKEN_FIELD, NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER } from '..
 import { defineRoute, route, type ActionContext, type PageProps, type RouteDefinition } from '../../shared/route-definition.ts';
 import { forbidden } from '../../shared/status-helpers.ts';
 import { buildApp, delay, errorLines, LEVEL, type LogLine, type TestApp } from '../support/build-app.ts';
-import { close, listen } from '../support/http-client.ts';
+import { closeTestServers, listenForTest } from '../support/http-client.ts';
 import { openRawConnection, rawRequest, splitResponses } from '../support/raw-http.ts';
 
 const SECRET = 'forms-test-secret-0123456789-abcdefghij';
@@ -293,17 +292,13 @@ describe('redirect() stays on this site', () => {
 });
 
 describe('bodies', () => {
-  const servers: Server[] = [];
-  afterEach(async () => {
-    await Promise.all(servers.splice(0).map(close));
-  });
+  afterEach(closeTestServers);
 
   async function start(built: TestApp): Promise<{ port: number; sockets: Socket[] }> {
-    const { server, origin } = await listen(built.app);
-    servers.push(server);
+    const { server, port } = await listenForTest(built.app);
     const sockets: Socket[] = [];
     server.on('connection', (socket: Socket) => sockets.push(socket));
-    return { port: Number(new URL(origin).port), sockets };
+    return { port, sockets };
   }
 
   /** An urlencoded form of exactly `bytes` bytes. */

@@ -8,7 +8,7 @@ import { redirect } from '../../shared/responses.ts';
 import { defineRoute, route, type ActionContext, type LoadContext, type RouteDefinition } from '../../shared/route-definition.ts';
 import { notFound } from '../../shared/status-helpers.ts';
 import { asHydrating, buildApp, delay, errorLines, LEVEL, waitFor, type LogLine, type TestApp } from '../support/build-app.ts';
-import { close, DESKTOP_CHROME, getTimed, listen } from '../support/http-client.ts';
+import { closeTestServers, DESKTOP_CHROME, getTimed, listenForTest } from '../support/http-client.ts';
 import { routeTableOf } from '../support/page-data-scripts.ts';
 
 /**
@@ -138,16 +138,14 @@ function app(options: Parameters<typeof buildApp>[1] = {}): TestApp {
   return buildApp(resources, options);
 }
 
-const servers: Array<{ close: () => Promise<void> }> = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
+  await closeTestServers();
   for (const body of feeds) body.end();
   feeds = [];
 });
 
 async function serve(built: TestApp): Promise<string> {
-  const { server, origin } = await listen(built.app);
-  servers.push({ close: () => close(server) });
+  const { origin } = await listenForTest(built.app);
   return origin;
 }
 
