@@ -1,7 +1,6 @@
-import { request, type IncomingHttpHeaders } from 'node:http';
+import { request, type IncomingHttpHeaders, type RequestListener } from 'node:http';
 import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { createHttpServer, type HttpServerOptions } from '../../server/lifecycle/http-server.ts';
-import type { Express } from 'express';
 import type { Server } from 'node:http';
 import { DESKTOP_CHROME } from '../../scripts/lib/http-get.ts';
 
@@ -21,7 +20,7 @@ export interface StreamedResponse {
 }
 
 /** Listens on a free loopback port for one test, with the server main.ts runs; close() when done. */
-export async function listen(app: Express, options: HttpServerOptions = {}): Promise<{ server: Server; origin: string }> {
+export async function listen(app: RequestListener, options: HttpServerOptions = {}): Promise<{ server: Server; origin: string }> {
   const server = createHttpServer(app, options);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -34,7 +33,7 @@ export async function listen(app: Express, options: HttpServerOptions = {}): Pro
 const testServers: Server[] = [];
 
 /** listen(), remembered so that closeTestServers (a file's afterEach) closes it. */
-export async function listenForTest(app: Express, options: HttpServerOptions = {}): Promise<{ server: Server; origin: string; port: number }> {
+export async function listenForTest(app: RequestListener, options: HttpServerOptions = {}): Promise<{ server: Server; origin: string; port: number }> {
   const listening = await listen(app, options);
   testServers.push(listening.server);
   return { ...listening, port: Number(new URL(listening.origin).port) };

@@ -1,11 +1,10 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createHttpServer } from '../../server/lifecycle/http-server.ts';
 import type { RouteDefinition } from '../../shared/route-definition.ts';
 import { buildApp, delay } from '../support/build-app.ts';
-import { close } from '../support/http-client.ts';
+import { closeTestServers, listenForTest } from '../support/http-client.ts';
 import { unitRoutes } from '../support/pages.tsx';
 import { openRawConnection, type RawConnection } from '../support/raw-http.ts';
 
@@ -17,11 +16,10 @@ import { openRawConnection, type RawConnection } from '../support/raw-http.ts';
  * finishes (the connection's idle timer) would otherwise keep the whole render reachable.
  */
 
-const servers: Server[] = [];
 const connections: RawConnection[] = [];
 afterEach(async () => {
   for (const connection of connections.splice(0)) connection.destroy();
-  await Promise.all(servers.splice(0).map(close));
+  await closeTestServers();
 });
 
 function collectGarbage(): void {
@@ -67,18 +65,14 @@ describe('a finished page on an open keep-alive connection', () => {
   ])('%s %s (%s) leaves nothing of its render reachable', async (method, path) => {
     const watched: WeakRef<object>[] = [];
     const { app } = buildApp(watchedRoutes(watched));
-    const server = createHttpServer(
+    const { port } = await listenForTest(
       function watchResponse(req: IncomingMessage, res: ServerResponse) {
         watched.push(new WeakRef(res));
         app(req, res);
       },
       { keepAliveTimeoutMs: 60_000 },
     );
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const address = server.address();
-    if (address === null || typeof address === 'string') throw new Error('expected a TCP address');
-    const answer = await answerOnOpenConnection(address.port, method, path);
+    const answer = await answerOnOpenConnection(port, method, path);
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);
     // The response and the page's data.
     expect(watched).toHaveLength(2);
