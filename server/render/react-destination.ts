@@ -18,8 +18,13 @@ function joined(chunks: readonly Buffer[]): Buffer {
  * A plain Writable between React and the response.
  * - What React writes in one go (the shell, a boundary: many small slices) leaves as one write,
  *   so the shell is never cut around a `drain` and the socket takes one write per batch: the
- *   slices are held until React flushes, or until the next turn of the event loop at the latest,
- *   so nothing depends on how React slices or flushes its output.
+ *   slices are held until React flushes, or until the end of its synchronous batch (a
+ *   microtask) at the latest, so nothing depends on how React slices or flushes its output.
+ *   Not a turn of the event loop: an Immediate made inside React's async context keeps the
+ *   whole render, finished or not, and its response alive until the loop's check phase. Under
+ *   load that is a turn in which hundreds of pages finish: a heap snapshot at 1,000
+ *   connections held 488 finished responses that way, which young collections then copied and
+ *   promoted.
  * - Nothing waits here: a client that stops reading is the page lifecycle's to cut off.
  * - React's `flush()` reaches a compressor, so the shell and each boundary leave at once.
  * - The response is ended outside React's async context: React ends its destination from
@@ -42,7 +47,7 @@ export function createReactDestination(target: PageTarget): ReactDestination {
       held.push(chunk);
       if (!scheduled) {
         scheduled = true;
-        setImmediate(release);
+        queueMicrotask(release);
       }
       callback();
     },
