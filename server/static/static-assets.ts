@@ -97,10 +97,10 @@ export interface MadeAsset {
  * the compressed copies the build wrote beside each file (scripts/build-client.ts), so even an
  * instance's first visitor gets brotli or gzip; a build without them (`npm run dev`) is served
  * as it is; `made` adds the files the server makes at start (the route table's module). Only
- * those files exist here, so no spelling of `..` reaches anything
- * else; unknown names under the path fall through to the 404 page, labelled with the path's
- * route pattern for logs and metrics. A plain middleware rather than one mounted at the path:
- * Express would rewrite and restore `req.url` around it for every request.
+ * those files exist here, so no spelling of `..` reaches anything else; unknown names under the
+ * path fall through to the 404 page, labelled with the path's route pattern for logs and
+ * metrics. A plain middleware rather than one mounted at the path: Express would rewrite and
+ * restore `req.url` around it for every request.
  */
 export function createStaticAssets(dir: string, urlPath: string, made: readonly MadeAsset[] = []): RequestHandler {
   const files = new Map<string, StaticFile>();
