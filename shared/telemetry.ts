@@ -2,8 +2,10 @@
  * First-party telemetry (docs/observability.md): what the browser sends and where. Shared so client and
  * server agree on names and limits.
  */
-export const VITALS_ENDPOINT = '/_telemetry/vitals';
-export const CLIENT_ERRORS_ENDPOINT = '/_telemetry/errors';
+/** The folder of the telemetry endpoints. */
+export const TELEMETRY_PATH = '/_telemetry/';
+export const VITALS_ENDPOINT = `${TELEMETRY_PATH}vitals`;
+export const CLIENT_ERRORS_ENDPOINT = `${TELEMETRY_PATH}errors`;
 
 /** Payloads are tiny; anything larger is not ours. */
 export const TELEMETRY_BODY_LIMIT_BYTES = 4_096;
