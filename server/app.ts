@@ -19,7 +19,7 @@ import { createMetricsMiddleware } from './observability/metrics-middleware.ts';
 import { createPageHandler, type PageHandlerOptions } from './render/render-page.tsx';
 import { createDocumentHeaders } from './render/document-headers.ts';
 import { clientRoutes } from './render/client-routes.ts';
-import { routeTableModule } from './render/route-table-module.ts';
+import { routeTableModule, type RouteTableModule } from './render/route-table-module.ts';
 import { assignNonce, securityHeaderDefaults } from './security/security-headers.ts';
 import { installResponseHead } from './http/response-head.ts';
 import { createCsrfCheck, createFormTokenIssuer } from './security/csrf.ts';
@@ -110,9 +110,12 @@ export function createApp(options: AppOptions): Express {
   app.use(closeConnectionUnlessBodyRead);
   app.use(rejectMalformedRequests);
   // Built files first: most requests of a page's load are for them.
-  // The route table for navigation is a file beside them, made once here (route-table-module.ts).
-  const routeTable = routeTableModule(clientRoutes(routes, assets));
-  if (assets !== undefined) app.use(createStaticAssets(assets.dir, ASSETS_PATH, routeTable === undefined ? [] : [routeTable]));
+  let routeTable: RouteTableModule | undefined;
+  if (assets !== undefined) {
+    // The route table for navigation is a file beside them, made once here (route-table-module.ts).
+    routeTable = routeTableModule(clientRoutes(routes, assets));
+    app.use(createStaticAssets(assets.dir, ASSETS_PATH, [routeTable]));
+  }
   app.use(createHealthProbes(readiness));
   app.get([FAVICON_PATH, '/favicon.ico'], sendFavicon);
   if (telemetry) {

@@ -14,10 +14,9 @@ export interface RouteTableModule {
  * The table as a module the browser imports once and keeps, as React Router's manifest is, rather
  * than a copy inside every document: it lists every route, so it grows with the app while a page
  * stays the size it is. Made once, at start, from what the server routes; every instance of the
- * same build makes the same bytes and so the same URL. No table without routes to navigate.
+ * same build makes the same bytes and so the same URL.
  */
-export function routeTableModule(routes: readonly ClientRoute[]): RouteTableModule | undefined {
-  if (routes.length === 0) return undefined;
+export function routeTableModule(routes: readonly ClientRoute[]): RouteTableModule {
   // A file, not a script inside HTML: JSON is a JavaScript expression as it is, `</script>` included.
   const body = Buffer.from(`export default ${JSON.stringify(routes)};\n`);
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);

@@ -103,10 +103,12 @@ export function createTelemetryRouter({ routePatterns, metrics, ratePerMinute }:
   // Every request passes this point; only the endpoints' own walk the router's layers. Through
   // the router, a 404 allocated 24.6 KB with the endpoints switched on, 22.8 without; 23.7 now.
   return function telemetryEndpoints(req: Request, res: Response, next: NextFunction) {
+    // Stryker disable next-line ConditionalExpression: equivalent on the wire, the router hands every other request on unanswered; this only skips its layers
     if (UNDER_ENDPOINTS.test(req.path)) router(req, res, next);
     else next();
   };
 }
 
 /** The folder both endpoints are in; Express matches paths without regard to case, so this does too. */
+// Stryker disable next-line StringLiteral: equivalent, as above (an empty pattern lets every request into the router)
 const UNDER_ENDPOINTS = new RegExp(`^${TELEMETRY_PATH}`, 'i');

@@ -47,6 +47,30 @@ describe("React's destination", () => {
     expect(flushes).toEqual([]);
   });
 
+  test('each batch leaves as its own write, the second as well as the first', async () => {
+    const { target, writes } = recordingTarget();
+    const destination = createReactDestination(target);
+    const endOfBatch = () => new Promise<void>((resolve) => queueMicrotask(resolve));
+    destination.write(Buffer.from('shell'));
+    await endOfBatch();
+    destination.write(Buffer.from('boundary '));
+    destination.write(Buffer.from('one'));
+    await endOfBatch();
+    expect(writes).toEqual(['shell', 'boundary one']);
+  });
+
+  test('when the response closes early, what was held is dropped and the destination closes, so React stops', async () => {
+    const { target, writes } = recordingTarget();
+    const destination = createReactDestination(target);
+    const closed = new Promise<void>((resolve) => destination.once('close', () => resolve()));
+    destination.write(Buffer.from('never sent'));
+    target.destroy();
+    await closed;
+    expect(destination.destroyed).toBe(true);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(writes).toEqual([]);
+  });
+
   test("React's flush sends what it holds at once and reaches the target's own flush", () => {
     const { target, writes, flushes } = recordingTarget();
     const destination = createReactDestination(target);
