@@ -10,8 +10,7 @@ import type { ClientAssets } from './client-assets.ts';
  * router compiles it (path-to-regexp, case-insensitive, an optional trailing slash), so the
  * browser decides exactly as the server routes. Worked out once, when the app is built.
  */
-export function clientRoutes(routes: readonly RouteDefinition[], assets: ClientAssets | undefined): readonly ClientRoute[] {
-  if (assets === undefined) return [];
+export function clientRoutes(routes: readonly RouteDefinition[], assets: ClientAssets): readonly ClientRoute[] {
   return routes.map((route) => {
     const built = route.page === undefined ? undefined : assets.routes.get(route.path);
     const { regexp } = pathToRegexp(route.path, { sensitive: false, end: true, trailing: true });

@@ -1,11 +1,12 @@
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, test, vi, type MockInstance } from 'vitest';
 import { ACTION_BODY_LIMIT_BYTES } from '../../server/actions/form-body.ts';
 import { defineRoute, type RouteDefinition } from '../../shared/route-definition.ts';
 import { TELEMETRY_BODY_LIMIT_BYTES, VITALS_ENDPOINT } from '../../shared/telemetry.ts';
-import { buildApp, delay, errorLines, waitFor, type TestApp } from '../support/build-app.ts';
+import { buildApp, type TestApp } from '../support/build-app.ts';
+import { afterServerCloses, expectOneClosingStatusPage, watchConsoleError, type ClosedExchange } from '../support/closing-answers.ts';
 import { closeTestServers, listenForTest } from '../support/http-client.ts';
 import { unitRoutes } from '../support/pages.tsx';
-import { openRawConnection, splitResponses } from '../support/raw-http.ts';
+import { openRawConnection } from '../support/raw-http.ts';
 
 /**
  * A body over its cap (server/http/body-limit.ts for telemetry, server/actions/form-body.ts for
@@ -30,39 +31,16 @@ function frame(text: string): string {
   return `${text.length.toString(16)}\r\n${text}\r\n`;
 }
 
-/**
- * Sends `head` and the chunks, last chunk included, in one write, so the server has the whole
- * body at hand when it answers; returns what came back once the server has closed and its
- * last-resort handler, which runs on later turns of the event loop, has had its chance.
- */
-async function postWhole(port: number, built: TestApp, head: string, chunks: readonly string[]) {
+/** Sends `head` and the chunks, last chunk included, in one write, so the server has the whole body at hand when it answers. */
+async function postWhole(port: number, built: TestApp, head: string, chunks: readonly string[]): Promise<ClosedExchange> {
   const connection = await openRawConnection(port);
   connection.write(`${head}${chunks.map(frame).join('')}0\r\n\r\n`);
-  const closedAfterMs = await connection.closedWithin(2_000);
-  connection.destroy();
-  await waitFor(() => built.logs.some((line) => line.msg === 'request completed' || line.msg === 'request aborted'), 2_000, 'the completion line');
-  await delay(50);
-  return { closedAfterMs, responses: splitResponses(connection.received()) };
+  return afterServerCloses(connection, built);
 }
 
-/** What the process prints to stderr through console.error, as Express's last-resort handler does. */
-function watchConsoleError() {
-  return vi.spyOn(console, 'error').mockImplementation(() => undefined);
-}
-
-/**
- * One complete 413 page with `Connection: close`, the connection closed, one completion line
- * with that status, and nothing printed or logged as an error: no second hand-over.
- */
-function expectOne413(built: TestApp, { closedAfterMs, responses }: Awaited<ReturnType<typeof postWhole>>, printed: ReturnType<typeof watchConsoleError>): void {
-  expect(closedAfterMs).toBeLessThan(2_000);
-  expect(responses.map((response) => response.status)).toEqual([413]);
-  expect(responses[0]?.complete).toBe(true);
-  expect(responses[0]?.head).toMatch(/\r\nConnection: close/i);
-  expect(responses[0]?.body).toContain('<title>413: Payload Too Large.</title>');
-  expect(printed).not.toHaveBeenCalled();
-  expect(errorLines(built.logs)).toEqual([]);
-  expect(built.logs.filter((line) => line.msg === 'request completed').map((line) => line.status)).toEqual([413]);
+/** One 413 page, answered once (expectOneClosingStatusPage). */
+function expectOne413(built: TestApp, sent: ClosedExchange, printed: MockInstance): void {
+  expectOneClosingStatusPage(built, sent, printed, 413, '413: Payload Too Large.');
 }
 
 describe('a body over its cap is answered once', () => {
