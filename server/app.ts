@@ -14,6 +14,7 @@ import { labelRoute } from './observability/label-route.ts';
 import { liveReloadScript } from './render/live-reload.ts';
 import { rejectMalformedRequests } from './errors/malformed-request.ts';
 import { closeConnectionUnlessBodyRead } from './http/body-limit.ts';
+import { middlewareSequence } from './http/middleware-sequence.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { createMetricsMiddleware } from './observability/metrics-middleware.ts';
 import { createPageHandler, type PageHandlerOptions } from './render/render-page.tsx';
@@ -103,12 +104,17 @@ export function createApp(options: AppOptions): Express {
   // Every answer's head gets the request id and the security headers as it is written.
   installResponseHead(app, { defaults: securityHeaderDefaults(), policy });
   const readiness = options.readiness ?? alwaysReady;
-  app.use(createHttpLogger(logger));
-  app.use(createConnectionDrain(readiness));
-  if (metrics !== undefined) app.use(createMetricsMiddleware(metrics));
-  app.use(assignNonce);
-  app.use(closeConnectionUnlessBodyRead);
-  app.use(rejectMalformedRequests);
+  // The edge, which every request passes in this order, as one router layer (middleware-sequence.ts).
+  app.use(
+    middlewareSequence([
+      createHttpLogger(logger),
+      createConnectionDrain(readiness),
+      ...(metrics === undefined ? [] : [createMetricsMiddleware(metrics)]),
+      assignNonce,
+      closeConnectionUnlessBodyRead,
+      rejectMalformedRequests,
+    ]),
+  );
   // Built files first: most requests of a page's load are for them.
   let routeTable: RouteTableModule | undefined;
   if (assets !== undefined) {
