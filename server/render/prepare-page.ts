@@ -64,7 +64,8 @@ export async function preparePage(
 ): Promise<PreparedPage | undefined> {
   const params = normalizeParams(req.params);
   const action = res.locals.actionResult;
-  const causes = new WeakMap<DeferredDataError, unknown>();
+  // What each deferred rejection stands for; made by the first rejection, which most pages never have.
+  let causes: WeakMap<DeferredDataError, unknown> | undefined;
   const layouts = route.layouts ?? [];
   let branch: LoadedBranch;
   let deferred: DeferredData<BranchValues>;
@@ -85,7 +86,10 @@ export async function preparePage(
     deferred = deferData(
       { data: failure === undefined ? merged.value : undefined, actionData: action?.data, layouts: layouts.map((_, index) => levels[index]?.value) },
       {
-        onRejected: (error) => deferredRejected(error, req, lifecycle, settings.development, causes),
+        onRejected: (error) => {
+          causes ??= new WeakMap();
+          return deferredRejected(error, req, lifecycle, settings.development, causes);
+        },
         browser: hydrates ? { development: settings.development } : undefined,
         path: '',
       },
@@ -112,7 +116,7 @@ export async function preparePage(
     pageData,
     deferred,
     form,
-    causeOf: (rejection) => (rejection instanceof DeferredDataError ? causes.get(rejection) : undefined) ?? rejection,
+    causeOf: (rejection) => (rejection instanceof DeferredDataError ? causes?.get(rejection) : undefined) ?? rejection,
   };
 }
 

@@ -40,47 +40,57 @@ function appContext(req: Request, res: Response, signal: AbortSignal, { getLoadC
  * request. A layout's `load` sees no path parameters: its data must hold for every page inside
  * it, which is what lets a navigation between them keep it. A kept layout is not loaded.
  */
-async function runBranchLoads(
+function runBranchLoads(
   route: PageRouteDefinition,
   kept: ReadonlySet<string>,
   req: Request,
   res: Response,
   params: RouteParams,
   lifecycle: PageLifecycle,
-  settings: LoadSettings,
+  { getLoadContext, publicOrigin }: LoadSettings,
 ): Promise<PromiseSettledResult<unknown>[]> {
   const layouts = route.layouts ?? [];
   // A page with nothing to load asks the app for no context.
   // Stryker disable next-line ArrayDeclaration: equivalent, without layouts only the merged page is read, and mergeLevels makes of no level the page unwrapData makes of undefined
-  if (layouts.length === 0 && route.load === undefined) return [fulfilled(undefined)];
+  if (layouts.length === 0 && route.load === undefined) return Promise.resolve([fulfilled(undefined)]);
   const signal = lifecycle.loadSignal;
-  // Not a level's: a failure of the app's context rejects for Express, never for a boundary.
-  const context = await appContext(req, res, signal, settings);
-  const { publicOrigin } = settings;
   // One view of the request for every level: its headers are made once, for whichever asks first.
   const request = createPageRequest(req, publicOrigin);
-  // A load that throws before its first await fails its own level, not the others; a value
-  // returned at once (most layouts' are) is taken as it is, with no promise made around it.
-  const start = (load: ((context: LoadContext) => unknown) | undefined, levelParams: RouteParams): unknown => {
-    if (load === undefined) return undefined;
-    try {
-      return load(createLoadContext(req, { params: levelParams, signal, context, publicOrigin, request }));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  };
-  // Most pages have no layout: their one load, without gathering.
-  // Stryker disable next-line ConditionalExpression: equivalent as false, gathering gives the same one result (an abort rejects either way: routeFailure leaves a render stop to Express); this only skips the work. As true, layouts never load, which the layouts tests see
-  if (layouts.length === 0) return [await untilAborted(start(route.load, params), signal).then(fulfilled, rejected)];
-  const loads = layouts.map((layout) => (kept.has(layout.id) ? undefined : start(layout.load, NO_PARAMS)));
-  loads.push(start(route.load, params));
-  // One race against the signal for the whole branch: a timeout or a departed client stops them all.
-  return untilAborted(Promise.allSettled(loads), signal);
+  function startAll(context: AppLoadContext): Promise<PromiseSettledResult<unknown>[]> {
+    // Stopped while the app made its context: no load starts.
+    signal.throwIfAborted();
+    // A load that throws before its first await fails its own level, not the others; a value
+    // returned at once (most layouts' are) is taken as it is, with no promise made around it.
+    const start = (load: ((context: LoadContext) => unknown) | undefined, levelParams: RouteParams): unknown => {
+      if (load === undefined) return undefined;
+      try {
+        return load(createLoadContext(req, { params: levelParams, signal, context, publicOrigin, request }));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
+    // Most pages have no layout: their one load, without gathering.
+    // Stryker disable next-line ConditionalExpression: equivalent as false, gathering gives the same one result; this only skips the work. As true, layouts never load, which the layouts tests see
+    if (layouts.length === 0) return Promise.resolve(start(route.load, params)).then(settledAlone, rejectedAlone);
+    const loads = layouts.map((layout) => (kept.has(layout.id) ? undefined : start(layout.load, NO_PARAMS)));
+    loads.push(start(route.load, params));
+    return Promise.allSettled(loads);
+  }
+  // Not a level's: a failure of the app's context rejects for Express, never for a boundary.
+  const context = getLoadContext === undefined ? NO_APP_CONTEXT : getLoadContext(req, res);
+  // One race against the signal for the context and the whole branch: a timeout or a departed
+  // client stops them all, and Express answers (routeFailure leaves a render stop to it).
+  return untilAborted(isPromiseLike(context) ? Promise.resolve(context).then(startAll) : startAll(context), signal);
 }
 
 const NO_PARAMS: RouteParams = Object.freeze({});
+
+function isPromiseLike(value: unknown): value is PromiseLike<AppLoadContext> {
+  return typeof (value as Partial<PromiseLike<unknown>> | null)?.then === 'function';
+}
 const fulfilled = (value: unknown): PromiseSettledResult<unknown> => ({ status: 'fulfilled', value });
-const rejected = (reason: unknown): PromiseSettledResult<unknown> => ({ status: 'rejected', reason });
+const settledAlone = (value: unknown): PromiseSettledResult<unknown>[] => [fulfilled(value)];
+const rejectedAlone = (reason: unknown): PromiseSettledResult<unknown>[] => [{ status: 'rejected', reason }];
 
 /** The status and headers the levels' `data()` gave: the page's status, every level's headers, the inner ones last. */
 function mergeLevels(levels: readonly Unwrapped[]): Unwrapped {

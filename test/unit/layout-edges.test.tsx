@@ -172,6 +172,26 @@ describe('which boundary shows a failed load', () => {
     expect(errorLines(inLayouts.logs)).toHaveLength(1);
   });
 
+  test('a getLoadContext that outlasts the render timeout: the 500 page, and no load starts after it', async () => {
+    let loads = 0;
+    const counted = () => {
+      loads += 1;
+      return {};
+    };
+    // Settles after the timeout has answered: the loads it would have let start must not.
+    let settle: (() => void) | undefined;
+    const late = () =>
+      new Promise<object>((resolve) => {
+        settle = () => resolve({});
+      });
+    const { app, logs } = buildApp([defineRoute({ path: '/slow-context', component: () => <p>PAGE</p>, load: counted })], { getLoadContext: late, renderTimeoutMs: 50 });
+    const answer = await request(app).get('/slow-context').expect(500);
+    expect(answer.text).toContain(`Digest: ${String(errorLines(logs)[0]?.digest)}`);
+    settle?.();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(loads).toBe(0);
+  });
+
   test('a page with nothing to load, and no layout, asks the app for no context', async () => {
     let made = 0;
     const counting = () => {
