@@ -6,9 +6,6 @@ export interface PageTarget extends NodeJS.WritableStream {
   flush?: (() => void) | undefined;
 }
 
-/** What React's `pipe()` writes into: a Writable, and the `flush()` React calls after each batch it writes. */
-export type ReactDestination = Writable & { flush(): void };
-
 /** Slices as one chunk: a single slice as it is, several copied once. */
 function joined(chunks: readonly Buffer[]): Buffer {
   // Stryker disable next-line ConditionalExpression: equivalent, a copy of the one slice has the same bytes; this only skips the copy
@@ -16,7 +13,7 @@ function joined(chunks: readonly Buffer[]): Buffer {
 }
 
 /**
- * A plain Writable between React and the response.
+ * A plain Writable between React and the response, and the `flush()` React calls after each batch.
  * - What React writes in one go (the shell, a boundary: many small slices) leaves as one write,
  *   so the shell is never cut around a `drain` and the socket takes one write per batch: the
  *   slices are held until React flushes, or until the end of its synchronous batch (a
@@ -32,42 +29,61 @@ function joined(chunks: readonly Buffer[]): Buffer {
  *   inside it, and what the response arms as it finishes (a keep-alive connection's idle
  *   timer) would keep the whole render alive (outside-render-context.ts).
  * - When the response closes early, this closes too, and React, which listens, stops.
+ *
+ * A subclass, as Node's own streams are: its methods are the prototype's, where the options form
+ * of `new Writable()` gives every page its own closures (about 2 % of a streamed page's CPU,
+ * measured with both servers on one core under the same load).
  */
-export function createReactDestination(target: PageTarget): ReactDestination {
-  const held: Buffer[] = [];
-  let scheduled = false;
-  function release(): void {
-    scheduled = false;
-    if (held.length === 0) return;
-    const bytes = joined(held);
-    held.length = 0;
-    target.write(bytes);
+export class ReactDestination extends Writable {
+  readonly #target: PageTarget;
+  readonly #held: Buffer[] = [];
+  #scheduled = false;
+  // The microtask that releases a batch: one function per destination, not one per batch.
+  readonly #releaseSoon = (): void => this.#release();
+
+  constructor(target: PageTarget) {
+    super();
+    this.#target = target;
+    target.once('close', () => {
+      this.#held.length = 0;
+      this.destroy();
+    });
   }
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      held.push(chunk);
-      // Stryker disable next-line ConditionalExpression,BooleanLiteral: equivalent, a release per slice sends the batch with the first and finds nothing after; this only saves the microtasks
-      if (!scheduled) {
-        // Stryker disable next-line BooleanLiteral: equivalent, as above
-        scheduled = true;
-        queueMicrotask(release);
-      }
-      callback();
-    },
-    final(callback) {
-      release();
-      outsideRenderContext(() => target.end());
-      callback();
-    },
-  });
-  target.once('close', () => {
-    held.length = 0;
-    destination.destroy();
-  });
-  return Object.assign(destination, {
-    flush() {
-      release();
-      target.flush?.();
-    },
-  });
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.#held.push(chunk);
+    // Stryker disable next-line ConditionalExpression,BooleanLiteral: equivalent, a release per slice sends the batch with the first and finds nothing after; this only saves the microtasks
+    if (!this.#scheduled) {
+      // Stryker disable next-line BooleanLiteral: equivalent, as above
+      this.#scheduled = true;
+      queueMicrotask(this.#releaseSoon);
+    }
+    callback();
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    this.#release();
+    const target = this.#target;
+    outsideRenderContext(() => target.end());
+    callback();
+  }
+
+  /** React calls it after each batch it writes. */
+  flush(): void {
+    this.#release();
+    this.#target.flush?.();
+  }
+
+  #release(): void {
+    this.#scheduled = false;
+    if (this.#held.length === 0) return;
+    const bytes = joined(this.#held);
+    this.#held.length = 0;
+    this.#target.write(bytes);
+  }
+}
+
+/** What React's `pipe()` writes into, for `target`. */
+export function createReactDestination(target: PageTarget): ReactDestination {
+  return new ReactDestination(target);
 }
