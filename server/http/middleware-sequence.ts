@@ -4,7 +4,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
  * Middlewares run one after another as one Express middleware: one router layer instead of one
  * per middleware. Every request passes the edge (`createApp`), and each layer of Express's
  * router costs a path match, a parameter pass and a debug call on every request: folding the
- * edge's six into one saved about 3 % of a streamed page's CPU (measured).
+ * edge's six into one allocates 4 KB less per request (measured at 1,000 connections).
  *
  * They behave as they would as separate layers: `next()` (or `next('route')`, which for a
  * middleware means the same) goes on to the following middleware; `next(error)` or
