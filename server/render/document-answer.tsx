@@ -9,7 +9,7 @@ import { statusDigest } from '../../shared/server-digests.ts';
 import { writePreparedHead } from '../http/response-head.ts';
 import { logServerError } from '../observability/server-error-log.ts';
 import { compressInto, negotiateEncoding } from '../http/compression.ts';
-import { createDataStream, type DataStream } from './data-stream.ts';
+import { createDataStream, settledDataStream, type DataStream } from './data-stream.ts';
 import { DeferredDataError } from './deferred-data.ts';
 import type { DocumentHeaders } from './document-headers.ts';
 import { isCrawler } from './is-crawler.ts';
@@ -76,15 +76,17 @@ interface EmbeddedData {
 
 function embedData(page: PreparedPage, route: DocumentRoute, { req, res }: DocumentRequest): EmbeddedData | undefined {
   if (route.bootstrapScriptContent === undefined) return undefined;
-  const chain = page.deferred.hasPending ? createScriptChain(res.locals.cspNonce) : undefined;
+  // Nothing deferred: the data is written at once, and nothing follows it.
+  if (!page.deferred.hasPending) return { stream: settledDataStream(page.pageData, route.navigationScript), chain: undefined };
+  const chain = createScriptChain(res.locals.cspNonce);
   const stream = createDataStream(page.pageData, {
     fixed: route.navigationScript,
-    onScript: (script) => chain?.push(script),
-    onDone: () => chain?.end(),
+    onScript: (script) => chain.push(script),
+    onDone: () => chain.end(),
     // seroval could not write a value the check let through: logged; the page ends when React does.
     onError: (error) => {
       logServerError(req, error);
-      chain?.end();
+      chain.end();
     },
   });
   res.once('close', () => stream.dispose());

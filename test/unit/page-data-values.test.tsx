@@ -90,6 +90,20 @@ const pages: RouteDefinition[] = [
     ),
     load: () => ({ later: after(10, () => ({ profile: profileJson() })) }),
   }),
+  defineRoute<{ readonly link: URL; readonly when: Date; readonly counts: Map<string, number>; readonly tags: Set<string> }>({
+    path: '/built-ins',
+    component: () => <p>BUILT-INS</p>,
+    load: () => ({ link: new URL('https://example.com/a?b=1'), when: new Date(0), counts: new Map([['x', 1]]), tags: new Set(['t']) }),
+  }),
+  defineRoute<{ readonly later: Promise<string> }>({
+    path: '/deferred-string',
+    component: ({ data }) => (
+      <Suspense fallback={null}>
+        <Later value={data.later} />
+      </Suspense>
+    ),
+    load: () => ({ later: after(10, () => 'LATER-VALUE') }),
+  }),
   defineRoute<{ readonly price: Money }>({
     path: '/money',
     component: () => <p>MONEY</p>,
@@ -116,6 +130,26 @@ function DeferredProfile({ value }: { readonly value: Promise<{ readonly profile
 }
 
 const { routes, assets } = asHydrating(pages);
+
+describe('data that defers nothing', () => {
+  test.each(PATHS)('reaches the page with the built-ins it holds, a URL among them (%s)', async (_path, headers, dataOf) => {
+    const res = await request(buildApp(routes, { assets }).app).get('/built-ins').set(headers);
+    expect(res.status).toBe(200);
+    const data = at(dataOf(res.text), 'data');
+    expect(String(at(data, 'link', 'href'))).toBe('https://example.com/a?b=1');
+    expect(Reflect.apply(Date.prototype.getTime, at(data, 'when'), [])).toBe(0);
+    expect(Reflect.apply(Map.prototype.get, at(data, 'counts'), ['x'])).toBe(1);
+    expect(Reflect.apply(Set.prototype.has, at(data, 'tags'), ['t'])).toBe(true);
+  });
+
+  test('its document carries no rejection filter: only deferred values can reject', async () => {
+    const { app } = buildApp(routes, { assets });
+    const settled = (await request(app).get('/built-ins')).text;
+    expect(inlineScripts(settled).join('')).not.toContain('unhandledrejection');
+    const deferred = (await request(app).get('/deferred-string').set('User-Agent', DESKTOP_CHROME)).text;
+    expect(inlineScripts(deferred).join('')).toContain('unhandledrejection');
+  });
+});
 
 describe('an Error in the page data', () => {
   test.each(PATHS)('reaches the page with its name and message only in production (%s)', async (_path, headers, dataOf) => {
