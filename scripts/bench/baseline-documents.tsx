@@ -3,7 +3,7 @@ import { APP_NAME } from '../../shared/app-info.ts';
 import { AppRoot } from '../../shared/app-root.tsx';
 import { routes as appRoutes } from '../../app/routes.ts';
 import { bootstrapScript, loadClientAssets, type ClientAssets } from '../../server/render/client-assets.ts';
-import { createDataStream } from '../../server/render/data-stream.ts';
+import { settledDataStream } from '../../server/render/data-stream.ts';
 import { headWithinLayouts, resolveHead, type HeadUrls } from '../../shared/head.ts';
 import { flattenRoutes, isResourceRoute } from '../../shared/route-definition.ts';
 import { RouteTree, type BranchLevel } from '../../shared/route-tree.tsx';
@@ -52,7 +52,8 @@ export function homeTree(clientDir: string): HomeTree {
     { id: '/', Component: home.component, ErrorBoundary: home.ErrorBoundary, data: undefined },
   ];
   const pageData = { data: undefined, params: {}, ...(layouts.length === 0 ? {} : { route: '/', layouts: layouts.map(({ id }) => ({ id, data: NO_VISITOR })) }) };
-  const dataScript = createDataStream(pageData, { onScript: () => undefined, onDone: () => undefined, onError: () => undefined }).initial;
+  // The product's script for data that holds no promise, less the route table's URL.
+  const dataScript = settledDataStream(pageData, undefined).initial;
   const declared = typeof home.head === 'function' ? {} : (home.head ?? {});
   const head = resolveHead(
     headWithinLayouts(
@@ -76,7 +77,7 @@ export function homeTree(clientDir: string): HomeTree {
 
 /** The data script the product writes for a hydrating route whose data holds no promise; per request, as the product does. */
 function initialDataScript(data: unknown): string | undefined {
-  return createDataStream({ data, params: {} }, { onScript: () => undefined, onDone: () => undefined, onError: () => undefined }).initial;
+  return settledDataStream({ data, params: {} }, undefined).initial;
 }
 
 export interface SuspenseTree {
