@@ -61,8 +61,8 @@ function initialScript(header: string, script: string, fixed: string | undefined
   return fixed === undefined ? `${header};${script}` : `${header};${script};${fixed}`;
 }
 
-/** A stream with nothing left to write: nothing to stop. */
-const SETTLED: Omit<DataStream, 'initial'> = { dispose: () => undefined };
+/** What a settled value's stream stops: nothing, it has nothing left to write. */
+function nothingToStop(): void {}
 
 /**
  * The document's data when it holds no promise (deferred-data.ts found none): the script
@@ -73,7 +73,7 @@ const SETTLED: Omit<DataStream, 'initial'> = { dispose: () => undefined };
  * load). Throws what seroval cannot write, as createDataStream does.
  */
 export function settledDataStream(value: unknown, fixed: string | undefined): DataStream {
-  return { ...SETTLED, initial: initialScript(SETTLED_DOCUMENT_HEADER, crossSerialize(value, { scopeId: PAGE_DATA_SCOPE, plugins: PLUGINS }), fixed) };
+  return { initial: initialScript(SETTLED_DOCUMENT_HEADER, crossSerialize(value, { scopeId: PAGE_DATA_SCOPE, plugins: PLUGINS }), fixed), dispose: nothingToStop };
 }
 
 /**

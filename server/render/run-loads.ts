@@ -85,9 +85,11 @@ function runBranchLoads(
 
 const NO_PARAMS: RouteParams = Object.freeze({});
 
+/** Whether `getLoadContext` gave a promise (an async one does) rather than the context itself. */
 function isPromiseLike(value: unknown): value is PromiseLike<AppLoadContext> {
   return typeof (value as Partial<PromiseLike<unknown>> | null)?.then === 'function';
 }
+
 const fulfilled = (value: unknown): PromiseSettledResult<unknown> => ({ status: 'fulfilled', value });
 const settledAlone = (value: unknown): PromiseSettledResult<unknown>[] => [fulfilled(value)];
 const rejectedAlone = (reason: unknown): PromiseSettledResult<unknown>[] => [{ status: 'rejected', reason }];
