@@ -19,7 +19,7 @@ import type { PageLifecycle } from './page-lifecycle.ts';
 import type { PreparedPage } from './prepare-page.ts';
 import { RenderNotNeededError, isRenderStopReason } from './render-errors.ts';
 import { routeFailureAt } from './branch-loads.ts';
-import { createReactDestination, type PageTarget } from './react-destination.ts';
+import { ReactDestination, type PageTarget } from './react-destination.ts';
 import { createScriptChain, type ScriptChain } from './deferred-scripts.tsx';
 
 /** How every document of the app is written. */
@@ -247,7 +247,7 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
   });
   const react: RenderedDocument = {
     abort,
-    pipeInto: (target) => void pipe(createReactDestination(target)),
+    pipeInto: (target) => void pipe(new ReactDestination(target)),
     showInBoundary(cause) {
       if (reached === undefined || !lifecycle.nothingSent) return false;
       const shown = withBoundaryShown(page, route, req, reached, cause, settings.development);

@@ -82,8 +82,3 @@ export class ReactDestination extends Writable {
     this.#target.write(bytes);
   }
 }
-
-/** What React's `pipe()` writes into, for `target`. */
-export function createReactDestination(target: PageTarget): ReactDestination {
-  return new ReactDestination(target);
-}

@@ -25,13 +25,22 @@ export async function runLoad(
 ): Promise<unknown> {
   if (load === undefined) return undefined;
   const signal = lifecycle.loadSignal;
-  const context = await appContext(req, res, signal, settings);
-  return untilAborted(load(createLoadContext(req, { params, signal, context, publicOrigin: settings.publicOrigin })), signal);
+  return withAppContext(req, res, signal, settings, (context) => load(createLoadContext(req, { params, signal, context, publicOrigin: settings.publicOrigin })));
 }
 
-/** What the app's `getLoadContext` makes for the request, stopped by the signal; `{}` without one. Its failure is no route's: Express answers it. */
-function appContext(req: Request, res: Response, signal: AbortSignal, { getLoadContext }: LoadSettings): AppLoadContext | Promise<AppLoadContext> {
-  return getLoadContext === undefined ? NO_APP_CONTEXT : untilAborted(getLoadContext(req, res), signal);
+/**
+ * `work` with the app's context (what `getLoadContext` makes for the request; `{}` without
+ * one), the context and the work stopped by the signal in one race: a timeout or a
+ * departed client stops them all, and a context that comes after the signal starts nothing.
+ * A failure of the context is no route's: Express answers it.
+ */
+function withAppContext<T>(req: Request, res: Response, signal: AbortSignal, { getLoadContext }: LoadSettings, work: (context: AppLoadContext) => T | Promise<T>): Promise<T> {
+  const context = getLoadContext === undefined ? NO_APP_CONTEXT : getLoadContext(req, res);
+  const afterContext = (made: AppLoadContext): T | Promise<T> => {
+    signal.throwIfAborted();
+    return work(made);
+  };
+  return untilAborted(isPromiseLike(context) ? Promise.resolve(context).then(afterContext) : afterContext(context), signal);
 }
 
 /**
@@ -47,18 +56,17 @@ function runBranchLoads(
   res: Response,
   params: RouteParams,
   lifecycle: PageLifecycle,
-  { getLoadContext, publicOrigin }: LoadSettings,
+  settings: LoadSettings,
 ): Promise<PromiseSettledResult<unknown>[]> {
   const layouts = route.layouts ?? [];
   // A page with nothing to load asks the app for no context.
   // Stryker disable next-line ArrayDeclaration: equivalent, without layouts only the merged page is read, and mergeLevels makes of no level the page unwrapData makes of undefined
   if (layouts.length === 0 && route.load === undefined) return Promise.resolve([fulfilled(undefined)]);
   const signal = lifecycle.loadSignal;
+  const { publicOrigin } = settings;
   // One view of the request for every level: its headers are made once, for whichever asks first.
   const request = createPageRequest(req, publicOrigin);
   function startAll(context: AppLoadContext): Promise<PromiseSettledResult<unknown>[]> {
-    // Stopped while the app made its context: no load starts.
-    signal.throwIfAborted();
     // A load that throws before its first await fails its own level, not the others; a value
     // returned at once (most layouts' are) is taken as it is, with no promise made around it.
     const start = (load: ((context: LoadContext) => unknown) | undefined, levelParams: RouteParams): unknown => {
@@ -76,11 +84,9 @@ function runBranchLoads(
     loads.push(start(route.load, params));
     return Promise.allSettled(loads);
   }
-  // Not a level's: a failure of the app's context rejects for Express, never for a boundary.
-  const context = getLoadContext === undefined ? NO_APP_CONTEXT : getLoadContext(req, res);
-  // One race against the signal for the context and the whole branch: a timeout or a departed
-  // client stops them all, and Express answers (routeFailure leaves a render stop to it).
-  return untilAborted(isPromiseLike(context) ? Promise.resolve(context).then(startAll) : startAll(context), signal);
+  // Not a level's: a failure of the app's context, or a render stop, rejects for Express, never
+  // for a boundary (routeFailure leaves a render stop to Express).
+  return withAppContext(req, res, signal, settings, startAll);
 }
 
 const NO_PARAMS: RouteParams = Object.freeze({});

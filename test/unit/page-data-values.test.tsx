@@ -90,10 +90,26 @@ const pages: RouteDefinition[] = [
     ),
     load: () => ({ later: after(10, () => ({ profile: profileJson() })) }),
   }),
-  defineRoute<{ readonly link: URL; readonly when: Date; readonly counts: Map<string, number>; readonly tags: Set<string> }>({
+  defineRoute<{
+    readonly link: URL;
+    readonly when: Date;
+    readonly counts: Map<string, number>;
+    readonly tags: Set<string>;
+    readonly big: bigint;
+    readonly pattern: RegExp;
+    readonly missing: undefined;
+  }>({
     path: '/built-ins',
     component: () => <p>BUILT-INS</p>,
-    load: () => ({ link: new URL('https://example.com/a?b=1'), when: new Date(0), counts: new Map([['x', 1]]), tags: new Set(['t']) }),
+    load: () => ({
+      link: new URL('https://example.com/a?b=1'),
+      when: new Date(0),
+      counts: new Map([['x', 1]]),
+      tags: new Set(['t']),
+      big: 12345678901234567890n,
+      pattern: /a+b/gi,
+      missing: undefined,
+    }),
   }),
   defineRoute<{ readonly later: Promise<string> }>({
     path: '/deferred-string',
@@ -132,7 +148,7 @@ function DeferredProfile({ value }: { readonly value: Promise<{ readonly profile
 const { routes, assets } = asHydrating(pages);
 
 describe('data that defers nothing', () => {
-  test.each(PATHS)('reaches the page with the built-ins it holds, a URL among them (%s)', async (_path, headers, dataOf) => {
+  test.each(PATHS)('reaches the page with the built-ins it holds: URL, Date, Map, Set, BigInt, RegExp, undefined (%s)', async (_path, headers, dataOf) => {
     const res = await request(buildApp(routes, { assets }).app).get('/built-ins').set(headers);
     expect(res.status).toBe(200);
     const data = at(dataOf(res.text), 'data');
@@ -140,6 +156,10 @@ describe('data that defers nothing', () => {
     expect(Reflect.apply(Date.prototype.getTime, at(data, 'when'), [])).toBe(0);
     expect(Reflect.apply(Map.prototype.get, at(data, 'counts'), ['x'])).toBe(1);
     expect(Reflect.apply(Set.prototype.has, at(data, 'tags'), ['t'])).toBe(true);
+    expect(at(data, 'big')).toBe(12345678901234567890n);
+    expect(String(at(data, 'pattern'))).toBe('/a+b/gi');
+    expect(ownKeys(data)).toContain('missing');
+    expect(at(data, 'missing')).toBeUndefined();
   });
 
   test('its document carries no rejection filter: only deferred values can reject', async () => {

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { createReactDestination } from '../../server/render/react-destination.ts';
+import { ReactDestination } from '../../server/render/react-destination.ts';
 
 /**
  * What React writes in one synchronous batch leaves as one write, flushed or not, and nothing the
@@ -34,7 +34,7 @@ const pendingImmediates = () => process.getActiveResourcesInfo().filter((resourc
 describe("React's destination", () => {
   test('slices written without a flush leave as one write at the end of their batch, and no Immediate is armed', async () => {
     const { target, writes, flushes } = recordingTarget();
-    const destination = createReactDestination(target);
+    const destination = new ReactDestination(target);
     const before = pendingImmediates();
     destination.write(Buffer.from('<div>'));
     destination.write(Buffer.from('shell'));
@@ -49,7 +49,7 @@ describe("React's destination", () => {
 
   test('each batch leaves as its own write, the second as well as the first', async () => {
     const { target, writes } = recordingTarget();
-    const destination = createReactDestination(target);
+    const destination = new ReactDestination(target);
     const endOfBatch = () => new Promise<void>((resolve) => queueMicrotask(resolve));
     destination.write(Buffer.from('shell'));
     await endOfBatch();
@@ -61,7 +61,7 @@ describe("React's destination", () => {
 
   test('when the response closes early, what was held is dropped and the destination closes, so React stops', async () => {
     const { target, writes } = recordingTarget();
-    const destination = createReactDestination(target);
+    const destination = new ReactDestination(target);
     const closed = new Promise<void>((resolve) => destination.once('close', () => resolve()));
     destination.write(Buffer.from('never sent'));
     target.destroy();
@@ -73,7 +73,7 @@ describe("React's destination", () => {
 
   test("React's flush sends what it holds at once and reaches the target's own flush", () => {
     const { target, writes, flushes } = recordingTarget();
-    const destination = createReactDestination(target);
+    const destination = new ReactDestination(target);
     destination.write(Buffer.from('a'));
     destination.write(Buffer.from('b'));
     destination.flush();
