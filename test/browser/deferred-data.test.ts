@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { DESKTOP_CHROME, fixtureSession, watchedPage } from './harness.ts';
+import { loggedLines } from '../support/server-process.ts';
 
 const session = fixtureSession();
 
@@ -35,7 +36,7 @@ describe('deferred data in Chromium', () => {
 
     const digest = /Digest: ([A-Za-z0-9_-]+)/.exec((await page.textContent('#broken')) ?? '')?.[1];
     expect(digest).toBeDefined();
-    const logged = session.server.logs.filter((line) => line.level === 50 && line.path === '/fixtures/deferred');
+    const logged = await loggedLines(session.server, (line) => line.level === 50 && line.path === '/fixtures/deferred');
     expect(logged).toEqual([expect.objectContaining({ digest, err: expect.objectContaining({ message: 'fixture: deferred value rejected' }) })]);
     expect(await page.textContent('body')).not.toContain('fixture: deferred value rejected');
 

@@ -1,6 +1,7 @@
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { DESKTOP_CHROME, fixtureSession, watchedPage, withoutDocumentStatus } from './harness.ts';
+import { loggedLines } from '../support/server-process.ts';
 
 const session = fixtureSession();
 
@@ -64,7 +65,7 @@ describe('layouts in Chromium', () => {
     expect(await page.isVisible('#shell header')).toBe(true);
     const digest = await page.textContent('#section-digest');
     expect(digest).toMatch(/^[A-Za-z0-9_-]{8,}$/);
-    expect(session.server.logs.filter((line) => line.level === 50 && line.digest === digest)).toHaveLength(1);
+    expect(await loggedLines(session.server, (line) => line.level === 50 && line.digest === digest)).toHaveLength(1);
 
     // In place, from a page of the same layout: the layouts stay, the boundary takes the page's place.
     await page.click('#to-one');
@@ -74,7 +75,7 @@ describe('layouts in Chromium', () => {
     await page.waitForSelector('#section-error');
     const inPlace = await page.textContent('#section-digest');
     expect(inPlace).not.toBe(digest);
-    expect(session.server.logs.filter((line) => line.level === 50 && line.digest === inPlace)).toHaveLength(1);
+    expect(await loggedLines(session.server, (line) => line.level === 50 && line.digest === inPlace)).toHaveLength(1);
     expect(await page.inputValue('#shell-input')).toBe('still here');
 
     // A status helper's 404 shows the same boundary with the status.

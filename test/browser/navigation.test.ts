@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { DESKTOP_CHROME, fixtureSession, watchedPage, type WatchedPage } from './harness.ts';
+import { loggedLines } from '../support/server-process.ts';
 
 const session = fixtureSession();
 
@@ -102,7 +103,7 @@ describe('in-place navigation in Chromium', () => {
     expect(await page.textContent('h2')).toContain('a server-side exception has occurred');
     const digest = /^Digest: ([A-Za-z0-9_-]+)$/.exec((await page.textContent('.digest')) ?? '')?.[1];
     expect(digest).toBeDefined();
-    expect(session.server.logs.filter((line) => line.level === 50 && line.path === '/nav/broken').map((line) => line.digest)).toContain(digest);
+    expect((await loggedLines(session.server, (line) => line.level === 50 && line.path === '/nav/broken')).map((line) => line.digest)).toContain(digest);
     await close();
   });
 

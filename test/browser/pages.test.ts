@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { describeFailures, type KnownViolation } from './accessibility.ts';
 import { DESKTOP_CHROME, fixtureSession, watchedPage, withoutDocumentStatus } from './harness.ts';
+import { loggedLines } from '../support/server-process.ts';
 
 const session = fixtureSession({ FIXTURE_DELAY_MS: '2000' });
 
@@ -69,7 +70,7 @@ describe('exception pages in Chromium', () => {
     expect(text).toContain('Application error: a server-side exception has occurred while loading 127.0.0.1 (see the server logs for more information).');
     const digest = /Digest: ([A-Za-z0-9_-]+)/.exec(text)?.[1];
     expect(digest).toBeDefined();
-    const logged = session.server.logs.find((line) => line.level === 50 && line.digest === digest);
+    const [logged] = await loggedLines(session.server, (line) => line.level === 50 && line.digest === digest);
     expect(logged).toMatchObject({ path: '/fixtures/server-throw', err: { message: 'fixture: thrown on the server' } });
     expect(scripts).toEqual([]);
     expect(withoutDocumentStatus(watched)).toEqual([]);
@@ -101,7 +102,7 @@ describe('exception pages in Chromium', () => {
     const text = (await page.innerText('body')) ?? '';
     expect(text).toContain('Application error: a server-side exception has occurred while loading 127.0.0.1 (see the server logs for more information).');
     const digest = /Digest: ([A-Za-z0-9_-]+)/.exec(text)?.[1];
-    const errors = session.server.logs.filter((line) => line.level === 50 && line.path === '/fixtures/boundary-throw');
+    const errors = await loggedLines(session.server, (line) => line.level === 50 && line.path === '/fixtures/boundary-throw');
     expect(errors.map((line) => line.digest)).toContain(digest);
     // React's note that the boundary fell back to the client (#419, with the server digest),
     // then the retry's own error; no warning, no CSP violation.

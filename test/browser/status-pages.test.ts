@@ -1,6 +1,7 @@
 import type { Page, Response } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { fixtureSession, watchedPage, withoutDocumentStatus } from './harness.ts';
+import { loggedLines } from '../support/server-process.ts';
 
 const session = fixtureSession();
 
@@ -91,7 +92,7 @@ const TEXT = { light: 'rgb(17, 17, 17)', dark: 'rgb(237, 237, 237)' } as const;
 async function expectLoggedDigest(page: Page): Promise<void> {
   const digest = /^Digest: ([A-Za-z0-9_-]+)$/.exec(await page.locator('.digest').innerText())?.[1];
   expect(digest).toBeDefined();
-  expect(session.server.logs.filter((line) => line.level === 50 && line.digest === digest)).toHaveLength(1);
+  expect(await loggedLines(session.server, (line) => line.level === 50 && line.digest === digest)).toHaveLength(1);
 }
 
 /** What every status page shows, with or without JavaScript: status, heading, message, digest. */

@@ -64,3 +64,16 @@ export function startServerEntry(entry: string, env: Record<string, string> = {}
     });
   });
 }
+
+/**
+ * The lines logged so far that match, once at least one has arrived. The log comes through a
+ * pipe from another process, so a browser can show a page before its line reaches the test.
+ */
+export async function loggedLines(server: Pick<ServerProcess, 'logs'>, match: (line: Record<string, unknown>) => boolean, timeoutMs = 5_000): Promise<Record<string, unknown>[]> {
+  const deadline = Date.now() + timeoutMs;
+  while (!server.logs.some(match)) {
+    if (Date.now() > deadline) throw new Error(`no matching log line within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return server.logs.filter(match);
+}
