@@ -1,0 +1,101 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serverSpecs } from './bench-servers.ts';
+import { buildBench } from './build-bench.ts';
+import { COMPARE_USAGE, parseCompareOptions, type CompareOptions } from './compare-options.ts';
+import { formatRounds, type CompareRound, type SideRun } from './compare-summary.ts';
+import { pinToCpus, splitCpus } from './cpu-pinning.ts';
+import { runLoad } from './load.ts';
+import { buildRevision } from './revision-build.ts';
+import { spawnBenchServer, type BenchServer, type BenchServerSpec } from './spawn-bench-server.ts';
+
+/**
+ * `npm run bench:compare`: the working tree's fixture build against another revision's, for a
+ * change too small for `npm run bench` to resolve. Requests per second on a shared host move by
+ * more than such a change between runs; CPU time per answer, with both servers on one core under
+ * the same load in the same seconds, does not: whatever else the host does falls on both alike.
+ * Each round starts a fresh pair, warms both up together, then measures both together.
+ */
+function progress(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+function readOptions(): CompareOptions {
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${COMPARE_USAGE}\n`);
+    process.exit(0);
+  }
+  try {
+    return parseCompareOptions(args, process.env);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  }
+}
+
+const LOG_DIR = join(tmpdir(), 'bench-compare-logs');
+
+/** Both servers under load at once, each from its own autocannon in this process. */
+async function loadBoth([first, second]: readonly [BenchServer, BenchServer], options: CompareOptions, seconds: number): Promise<[SideRun, SideRun]> {
+  const load = (server: BenchServer) => runLoad({ url: `${server.origin}${options.path}`, connections: options.connections, durationSeconds: seconds, expectedStatus: 200 });
+  const cpu = (server: BenchServer) => server.cpuTimeMicros() ?? Number.NaN;
+  const before = [cpu(first), cpu(second)] as const;
+  const [firstLoad, secondLoad] = await Promise.all([load(first), load(second)]);
+  return [
+    { responses: firstLoad.responses, errors: firstLoad.errors, cpuMicros: cpu(first) - before[0] },
+    { responses: secondLoad.responses, errors: secondLoad.errors, cpuMicros: cpu(second) - before[1] },
+  ];
+}
+
+async function measureRound(
+  specs: { readonly tree: BenchServerSpec; readonly revision: BenchServerSpec },
+  serverCpus: readonly number[],
+  options: CompareOptions,
+  round: number,
+): Promise<CompareRound> {
+  // Which one starts first alternates, so neither always gets the other's start-up on its core.
+  const order = round % 2 === 0 ? ([specs.tree, specs.revision] as const) : ([specs.revision, specs.tree] as const);
+  const started: BenchServer[] = [];
+  try {
+    for (const spec of order) started.push(await spawnBenchServer(spec, LOG_DIR));
+    for (const server of started) pinToCpus(server.pid, serverCpus);
+    const [first, second] = started as [BenchServer, BenchServer];
+    if (options.warmupSeconds > 0) await loadBoth([first, second], options, options.warmupSeconds);
+    const [firstRun, secondRun] = await loadBoth([first, second], options, options.durationSeconds);
+    return order[0] === specs.tree ? { tree: firstRun, revision: secondRun } : { tree: secondRun, revision: firstRun };
+  } finally {
+    await Promise.all(started.map((server) => server.stop()));
+  }
+}
+
+async function main(): Promise<void> {
+  const options = readOptions();
+  const cpus = splitCpus();
+  if ('unavailable' in cpus) {
+    process.stderr.write(`bench:compare cannot run here: ${cpus.unavailable}\n`);
+    process.exit(2);
+  }
+  // The load generator keeps off the servers' core.
+  pinToCpus(process.pid, cpus.load);
+  const revision = buildRevision(options.against, progress);
+  try {
+    progress("building the working tree's bench");
+    const tree = serverSpecs(await buildBench(), undefined)['product-fixture'];
+    const label = revision.commit.slice(0, 7);
+    const specs = { tree: { ...tree, name: 'tree' }, revision: { ...tree, name: label, entry: revision.fixtureEntry } };
+    progress(
+      `${options.rounds} rounds on ${options.path}: ${options.connections} connections each, ${options.warmupSeconds} s warm-up, ${options.durationSeconds} s measured; servers on CPU ${cpus.servers.join(',')}, load on ${cpus.load.join(',')}`,
+    );
+    const rounds: CompareRound[] = [];
+    for (let round = 0; round < options.rounds; round += 1) {
+      rounds.push(await measureRound(specs, cpus.servers, options, round));
+      progress(`round ${round + 1} of ${options.rounds} done`);
+    }
+    process.stdout.write(`${formatRounds(rounds, { tree: 'tree', revision: label })}\n`);
+  } finally {
+    revision.remove();
+  }
+}
+
+await main();
