@@ -5,7 +5,7 @@ import { randomFillSync } from 'node:crypto';
  * draws its own: one `randomFillSync` per 4 KiB instead of one per value. Each value is read
  * from the batch once and never again. A page takes two (its CSP nonce and, in an app with
  * forms, a form token for a browser that has none); one call per value cost a page some 3 % of
- * its CPU under load (docs/benchmark.md).
+ * its CPU under load.
  */
 const pool = Buffer.alloc(4096);
 let offset = pool.length;
