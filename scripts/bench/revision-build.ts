@@ -35,9 +35,13 @@ export function buildRevision(revision: string, progress: (line: string) => void
   const worktree = mkdtempSync(join(tmpdir(), `bench-compare-${commit.slice(0, 7)}-`));
   git(['worktree', 'add', '--detach', '--force', worktree, commit]);
   function remove(): void {
+    process.off('exit', remove);
     rmSync(worktree, { recursive: true, force: true });
     git(['worktree', 'prune']);
   }
+  // However the comparison ends (Ctrl-C included, which exits from child-registry.ts), the
+  // worktree goes with it: both calls are synchronous, as an 'exit' listener needs.
+  process.once('exit', remove);
   try {
     const script = join(worktree, 'scripts', 'bench', 'build-bench.ts');
     if (!existsSync(script)) throw new Error(`${revision} (${commit.slice(0, 7)}) has no scripts/bench/build-bench.ts to build its bench with`);
