@@ -2,37 +2,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serverSpecs } from './bench-servers.ts';
 import { buildBench } from './build-bench.ts';
+import { progress, readOptions } from './command-line.ts';
 import { COMPARE_USAGE, parseCompareOptions, type CompareOptions } from './compare-options.ts';
 import { formatRounds, type CompareRound, type SideRun } from './compare-summary.ts';
 import { pinToCpus, splitCpus } from './cpu-pinning.ts';
 import { runLoad } from './load.ts';
 import { buildRevision } from './revision-build.ts';
 import { spawnBenchServer, type BenchServer, type BenchServerSpec } from './spawn-bench-server.ts';
-
-/**
- * `npm run bench:compare`: the working tree's fixture build against another revision's, for a
- * change too small for `npm run bench` to resolve. Requests per second on a shared host move by
- * more than such a change between runs; CPU time per answer, with both servers on one core under
- * the same load in the same seconds, does not: whatever else the host does falls on both alike.
- * Each round starts a fresh pair, warms both up together, then measures both together.
- */
-function progress(line: string): void {
-  process.stderr.write(`${line}\n`);
-}
-
-function readOptions(): CompareOptions {
-  const args = process.argv.slice(2);
-  if (args.includes('--help') || args.includes('-h')) {
-    process.stdout.write(`${COMPARE_USAGE}\n`);
-    process.exit(0);
-  }
-  try {
-    return parseCompareOptions(args, process.env);
-  } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(2);
-  }
-}
 
 const LOG_DIR = join(tmpdir(), 'bench-compare-logs');
 
@@ -69,8 +45,15 @@ async function measureRound(
   }
 }
 
+/**
+ * `npm run bench:compare`: the working tree's fixture build against another revision's, for a
+ * change too small for `npm run bench` to resolve. Requests per second on a shared host move by
+ * more than such a change between runs; CPU time per answer, with both servers on one core under
+ * the same load in the same seconds, does not: whatever else the host does falls on both alike.
+ * Each round starts a fresh pair, warms both up together, then measures both together.
+ */
 async function main(): Promise<void> {
-  const options = readOptions();
+  const options = readOptions(parseCompareOptions, COMPARE_USAGE);
   const cpus = splitCpus();
   if ('unavailable' in cpus) {
     process.stderr.write(`bench:compare cannot run here: ${cpus.unavailable}\n`);

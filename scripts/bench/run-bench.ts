@@ -3,7 +3,8 @@ import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { join, resolve } from 'node:path';
 import { ROOT } from '../build-client.ts';
 import { assetFile, firstLoadUrls } from '../lib/manifest-urls.ts';
-import { parseBenchOptions, USAGE, type BenchOptions } from './bench-options.ts';
+import { parseBenchOptions, USAGE } from './bench-options.ts';
+import { progress, readOptions } from './command-line.ts';
 import { serverSpecs } from './bench-servers.ts';
 import { BENCH_DIR, buildBench } from './build-bench.ts';
 import { measureColdStarts } from './cold-start.ts';
@@ -25,25 +26,6 @@ import { chromiumPath, isPresent } from '../../test/support/system-components.ts
  * product's `/` in the machine's Chromium, and prints one table.
  * Loopback only; every child dies with the bench (child-registry.ts); the whole run has a deadline.
  */
-function progress(line: string): void {
-  process.stderr.write(`${line}\n`);
-}
-
-function readOptions(): BenchOptions {
-  const args = process.argv.slice(2);
-  if (args.includes('--help') || args.includes('-h')) {
-    process.stdout.write(`${USAGE}\n`);
-    process.exit(0);
-  }
-  try {
-    return parseBenchOptions(args, process.env);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`${message}\n${message.includes(USAGE) ? '' : `${USAGE}\n`}`);
-    process.exit(2);
-  }
-}
-
 function commit(): string | undefined {
   try {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
@@ -61,7 +43,7 @@ async function staticAssetPath(clientDir: string): Promise<string> {
   return smallest.url;
 }
 
-const options = readOptions();
+const options = readOptions(parseBenchOptions, USAGE);
 if (!process.version.startsWith('v24.')) {
   process.stderr.write(`bench: Node ${process.version}; run it with the pinned Node 24 (npm run bench)\n`);
   process.exit(2);
