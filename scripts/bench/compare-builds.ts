@@ -59,12 +59,13 @@ async function main(): Promise<void> {
     process.stderr.write(`bench:compare cannot run here: ${cpus.unavailable}\n`);
     process.exit(2);
   }
-  // The load generator keeps off the servers' core.
-  pinToCpus(process.pid, cpus.load);
   const revision = buildRevision(options.against, progress);
   try {
     progress("building the working tree's bench");
     const tree = serverSpecs(await buildBench(), undefined)['product-fixture'];
+    // Once both are built (on every CPU): the load generator, and the servers it spawns until
+    // they are pinned, keep off the servers' core.
+    pinToCpus(process.pid, cpus.load);
     const label = revision.commit.slice(0, 7);
     const specs = { tree: { ...tree, name: 'tree' }, revision: { ...tree, name: label, entry: revision.fixtureEntry } };
     progress(
