@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { numericFlags } from './command-line.ts';
 
 /** How long and how often: parsed once from flags, else `BENCH_*` variables, else defaults. */
 export interface BenchOptions {
@@ -34,20 +35,7 @@ Defaults: BENCH_DURATION=5, BENCH_WARMUP=2, BENCH_ROUNDS=2, BENCH_COLD_STARTS=15
 BENCH_LIGHTHOUSE_RUNS=3 (--no-lighthouse, or 0, skips the Lighthouse section),
 BENCH_MANY_DEFERRED_RUNS=5 (0 skips the many-deferred-values figure).`;
 
-function number(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max) {
-    throw new Error(`Invalid ${flag}=${JSON.stringify(raw)}: expected a number from ${min} to ${max}\n${USAGE}`);
-  }
-  return value;
-}
-
-function integer(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
-  const value = number(flag, raw, fallback, min, max);
-  if (!Number.isInteger(value)) throw new Error(`Invalid ${flag}=${JSON.stringify(raw)}: expected a whole number\n${USAGE}`);
-  return value;
-}
+const { number, integer } = numericFlags(USAGE);
 
 export function parseBenchOptions(args: readonly string[], env: NodeJS.ProcessEnv): BenchOptions {
   const { values } = parseArgs({

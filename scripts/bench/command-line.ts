@@ -21,3 +21,24 @@ export function readOptions<T>(parse: (args: readonly string[], env: NodeJS.Proc
     process.exit(2);
   }
 }
+
+/**
+ * Readers of numeric flags for a command whose usage is `usage`: a value left unset is the
+ * fallback; one out of range, or not whole where a count is asked for, throws with the usage.
+ */
+export function numericFlags(usage: string) {
+  function number(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < min || value > max) {
+      throw new Error(`Invalid ${flag}=${JSON.stringify(raw)}: expected a number from ${min} to ${max}\n${usage}`);
+    }
+    return value;
+  }
+  function integer(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+    const value = number(flag, raw, fallback, min, max);
+    if (!Number.isInteger(value)) throw new Error(`Invalid ${flag}=${JSON.stringify(raw)}: expected a whole number\n${usage}`);
+    return value;
+  }
+  return { number, integer };
+}

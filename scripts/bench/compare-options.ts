@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { numericFlags } from './command-line.ts';
 import { SUSPENSE_PATH } from './suspense-fixture.ts';
 
 /** What `npm run bench:compare` runs: parsed once from flags, else `COMPARE_*` variables, else defaults. */
@@ -24,14 +25,7 @@ its own load at the same time, and each round prints their CPU time per request 
 Defaults: COMPARE_AGAINST=HEAD, COMPARE_PATH=${SUSPENSE_PATH}, COMPARE_CONNECTIONS=100,
 COMPARE_DURATION=6, COMPARE_WARMUP=3, COMPARE_ROUNDS=4.`;
 
-function whole(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new Error(`Invalid ${flag}=${JSON.stringify(raw)}: expected a whole number from ${min} to ${max}\n${COMPARE_USAGE}`);
-  }
-  return value;
-}
+const { integer } = numericFlags(COMPARE_USAGE);
 
 export function parseCompareOptions(args: readonly string[], env: NodeJS.ProcessEnv): CompareOptions {
   const { values } = parseArgs({
@@ -51,9 +45,9 @@ export function parseCompareOptions(args: readonly string[], env: NodeJS.Process
   return {
     against: values.against ?? env.COMPARE_AGAINST ?? 'HEAD',
     path,
-    connections: whole('--connections', values.connections ?? env.COMPARE_CONNECTIONS, 100, 1, 2_000),
-    durationSeconds: whole('--duration', values.duration ?? env.COMPARE_DURATION, 6, 1, 600),
-    warmupSeconds: whole('--warmup', values.warmup ?? env.COMPARE_WARMUP, 3, 0, 600),
-    rounds: whole('--rounds', values.rounds ?? env.COMPARE_ROUNDS, 4, 1, 20),
+    connections: integer('--connections', values.connections ?? env.COMPARE_CONNECTIONS, 100, 1, 2_000),
+    durationSeconds: integer('--duration', values.duration ?? env.COMPARE_DURATION, 6, 1, 600),
+    warmupSeconds: integer('--warmup', values.warmup ?? env.COMPARE_WARMUP, 3, 0, 600),
+    rounds: integer('--rounds', values.rounds ?? env.COMPARE_ROUNDS, 4, 1, 20),
   };
 }
