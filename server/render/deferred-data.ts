@@ -69,10 +69,97 @@ function isThenable(value: object): value is PromiseLike<unknown> {
  * (a copy of each; the caller's value is untouched). With `browser` set, a value the browser
  * cannot receive throws UnsendableValueError (in a settled value: that value rejects with it).
  */
-export function deferData<T>(data: T, { onRejected, browser, path: root }: DeferDataOptions): DeferredData<T> {
-  const pending = new Set<Pending>();
+export function deferData<T>(data: T, options: DeferDataOptions): DeferredData<T> {
+  return new DeferredWalk(data, options);
+}
 
-  function wrap(source: PromiseLike<unknown>, path: string): Promise<unknown> {
+/**
+ * One page's data, walked: the copy, and the promises of it still pending. A class, so that
+ * the walk's steps are methods on its prototype rather than closures made again for every page.
+ */
+class DeferredWalk<T> implements DeferredData<T> {
+  readonly value: T;
+  readonly hasPending: boolean;
+  readonly #pending = new Set<Pending>();
+  readonly #onRejected: (error: unknown) => DeferredDataError;
+  readonly #browser: { readonly development: boolean } | undefined;
+
+  constructor(data: T, { onRejected, browser, path }: DeferDataOptions) {
+    this.#onRejected = onRejected;
+    this.#browser = browser;
+    // `walk` keeps every value the browser can receive as it was; only promises change, for promises.
+    this.value = this.#walk(data, '', path) as T;
+    this.hasPending = this.#pending.size > 0;
+  }
+
+  isPending(): boolean {
+    return this.#pending.size > 0;
+  }
+
+  rejectPending(error: DeferredDataError): void {
+    for (const entry of this.#pending) entry.reject(error);
+    this.#pending.clear();
+  }
+
+  /** The value at `key` in the container whose path is `parent`. */
+  #walk(value: unknown, parent: string, key: PathKey): unknown {
+    // Only data the browser receives is checked, and only there are paths worked out: one per
+    // container and per promise; a leaf's only when it cannot be sent.
+    const checked = this.#browser !== undefined;
+    if (typeof value !== 'object' || value === null) {
+      // Stryker disable next-line StringLiteral: equivalent, unsendable() describes every function and symbol
+      if (checked && (typeof value === 'function' || typeof value === 'symbol')) throw new UnsendableValueError(pathOf(parent, key), unsendable(value) ?? '');
+      return value;
+    }
+    // Stryker disable next-line StringLiteral: equivalent, unchecked data never reads its paths
+    const path = checked ? pathOf(parent, key) : '';
+    if (isThenable(value)) return this.#wrap(value, path);
+    if (Array.isArray(value)) {
+      // Stryker disable next-line ArrayDeclaration: equivalent, assigning every index fills an empty array the same (the length is only a hint)
+      const out: unknown[] = new Array(value.length);
+      for (let i = 0; i < value.length; i += 1) out[i] = this.#walk(value[i], path, i);
+      return out;
+    }
+    if (isPlainObject(value)) return this.#copyObject(value, path);
+    if (value instanceof Map) {
+      const out = new Map<unknown, unknown>();
+      for (const [mapKey, item] of value) out.set(this.#walk(mapKey, path, 'map key'), this.#walk(item, path, { mapValueOf: mapKey }));
+      return out;
+    }
+    if (value instanceof Set) {
+      const out = new Set<unknown>();
+      for (const item of value) out.add(this.#walk(item, path, 'set item'));
+      return out;
+    }
+    return this.#leaf(value, path);
+  }
+
+  #copyObject(value: Record<string, unknown>, path: string): Record<string, unknown> {
+    const out: Record<string, unknown> = Object.getPrototypeOf(value) === null ? Object.create(null) : {};
+    for (const name of Object.keys(value)) {
+      const item = this.#walk(value[name], path, name);
+      // Assigning `__proto__`, a key that JSON from a database may well hold, would replace
+      // the copy's prototype: the component would read fields that are not in the data, and
+      // that the browser does not have (seroval writes the key as a key).
+      // Stryker disable next-line ConditionalExpression,BooleanLiteral: equivalent, defining any other key so makes the property assignment makes, and the copy is only read
+      if (name === '__proto__') Object.defineProperty(out, name, { value: item, writable: true, enumerable: true, configurable: true });
+      else out[name] = item;
+    }
+    return out;
+  }
+
+  /** Any other object: kept as it is, or, for the browser, an error copied as it may see it, or refused. */
+  #leaf(value: object, path: string): unknown {
+    const browser = this.#browser;
+    if (browser === undefined) return value;
+    if (value instanceof Error) return errorForBrowser(value, browser.development, (name, field) => this.#walk(field, path, name));
+    const what = unsendable(value);
+    if (what !== undefined) throw new UnsendableValueError(path, what);
+    return value;
+  }
+
+  #wrap(source: PromiseLike<unknown>, path: string): Promise<unknown> {
+    const pending = this.#pending;
     const controlled = new Promise<unknown>((resolve, reject) => {
       const entry: Pending = { reject };
       pending.add(entry);
@@ -82,16 +169,16 @@ export function deferData<T>(data: T, { onRejected, browser, path: root }: Defer
           // A settled value may hold promises of its own, or a value the browser cannot receive.
           let walked: unknown;
           try {
-            walked = walk(value, '', path);
+            walked = this.#walk(value, '', path);
           } catch (error) {
-            reject(onRejected(error));
+            reject(this.#onRejected(error));
             return;
           }
           resolve(walked);
         },
         (error: unknown) => {
           pending.delete(entry);
-          reject(onRejected(error));
+          reject(this.#onRejected(error));
         },
       );
     });
@@ -99,66 +186,4 @@ export function deferData<T>(data: T, { onRejected, browser, path: root }: Defer
     controlled.catch(() => undefined);
     return controlled;
   }
-
-  // Only data the browser receives is checked, and only there are paths worked out: one per
-  // container and per promise; a leaf's only when it cannot be sent.
-  const checked = browser !== undefined;
-
-  /** The value at `key` in the container whose path is `parent`. */
-  function walk(value: unknown, parent: string, key: PathKey): unknown {
-    if (typeof value !== 'object' || value === null) {
-      // Stryker disable next-line StringLiteral: equivalent, unsendable() describes every function and symbol
-      if (checked && (typeof value === 'function' || typeof value === 'symbol')) throw new UnsendableValueError(pathOf(parent, key), unsendable(value) ?? '');
-      return value;
-    }
-    // Stryker disable next-line StringLiteral: equivalent, unchecked data never reads its paths
-    const path = checked ? pathOf(parent, key) : '';
-    if (isThenable(value)) return wrap(value, path);
-    if (Array.isArray(value)) {
-      // Stryker disable next-line ArrayDeclaration: equivalent, assigning every index fills an empty array the same (the length is only a hint)
-      const out: unknown[] = new Array(value.length);
-      for (let i = 0; i < value.length; i += 1) out[i] = walk(value[i], path, i);
-      return out;
-    }
-    if (isPlainObject(value)) {
-      const out: Record<string, unknown> = Object.getPrototypeOf(value) === null ? Object.create(null) : {};
-      for (const name of Object.keys(value)) {
-        const item = walk(value[name], path, name);
-        // Assigning `__proto__`, a key that JSON from a database may well hold, would replace
-        // the copy's prototype: the component would read fields that are not in the data, and
-        // that the browser does not have (seroval writes the key as a key).
-        // Stryker disable next-line ConditionalExpression,BooleanLiteral: equivalent, defining any other key so makes the property assignment makes, and the copy is only read
-        if (name === '__proto__') Object.defineProperty(out, name, { value: item, writable: true, enumerable: true, configurable: true });
-        else out[name] = item;
-      }
-      return out;
-    }
-    if (value instanceof Map) {
-      const out = new Map<unknown, unknown>();
-      for (const [mapKey, item] of value) out.set(walk(mapKey, path, 'map key'), walk(item, path, { mapValueOf: mapKey }));
-      return out;
-    }
-    if (value instanceof Set) {
-      const out = new Set<unknown>();
-      for (const item of value) out.add(walk(item, path, 'set item'));
-      return out;
-    }
-    if (browser === undefined) return value;
-    if (value instanceof Error) return errorForBrowser(value, browser.development, (name, field) => walk(field, path, name));
-    const what = unsendable(value);
-    if (what !== undefined) throw new UnsendableValueError(path, what);
-    return value;
-  }
-
-  // `walk` keeps every value the browser can receive as it was; only promises change, for promises.
-  const value = walk(data, '', root) as T;
-  return {
-    value,
-    hasPending: pending.size > 0,
-    isPending: () => pending.size > 0,
-    rejectPending(error) {
-      for (const entry of pending) entry.reject(error);
-      pending.clear();
-    },
-  };
 }
