@@ -3,9 +3,9 @@ import type { Logger } from 'pino';
 import { APP_NAME } from '../shared/app-info.ts';
 import type { ResolvedApp } from './app-definition.ts';
 import { DEFAULTS, type TrustProxy } from './config.ts';
-import { resolveAnalytics, type AnalyticsOptions } from './render/analytics.ts';
+import { resolveAnalytics, type AnalyticsOptions, type AnalyticsScripts } from './render/analytics.ts';
 import { ASSETS_PATH, type ClientAssets } from './render/client-assets.ts';
-import { createContentSecurityPolicy, styleHashSource } from './security/content-security-policy.ts';
+import { createContentSecurityPolicy, styleHashSource, type ContentSecurityPolicy } from './security/content-security-policy.ts';
 import { createErrorHandler, createMethodNotAllowedHandler, createNotFoundHandler } from './errors/error-handler.ts';
 import { FAVICON_PATH, sendFavicon } from './static/favicon.ts';
 import { alwaysReady, createConnectionDrain, createHealthProbes, type Readiness } from './lifecycle/readiness.ts';
@@ -20,17 +20,17 @@ import { createMetricsMiddleware } from './observability/metrics-middleware.ts';
 import { createPageHandler, type PageHandlerOptions } from './render/render-page.tsx';
 import { createDocumentHeaders } from './render/document-headers.ts';
 import { clientRoutes } from './render/client-routes.ts';
-import { routeTableModule, type RouteTableModule } from './render/route-table-module.ts';
+import { routeTableModule } from './render/route-table-module.ts';
 import { assignNonce, securityHeaderDefaults } from './security/security-headers.ts';
 import { installResponseHead } from './http/response-head.ts';
-import { createCsrfCheck, createFormTokenIssuer } from './security/csrf.ts';
+import { createCsrfCheck, createFormTokenIssuer, type CsrfOptions } from './security/csrf.ts';
 import { createActionHandler } from './actions/action-handler.ts';
 import { createRedirectAnswer } from './actions/redirect-answer.ts';
 import { createResourceHandler } from './render/resource-route.ts';
-import { flattenRoutes, isResourceRoute } from '../shared/route-definition.ts';
+import { flattenRoutes, isResourceRoute, type RouteDefinition } from '../shared/route-definition.ts';
 import { createFormBodyParser } from './actions/form-body.ts';
 import { createStaticAssets } from './static/static-assets.ts';
-import { createStatusPages } from './errors/status-pages.ts';
+import { createStatusPages, type StatusPages } from './errors/status-pages.ts';
 import { createTelemetryRouter } from './telemetry/telemetry-endpoints.ts';
 
 export interface AppOptions {
@@ -75,25 +75,12 @@ export interface AppOptions {
  */
 export function createApp(options: AppOptions): Express {
   const { logger, assets, publicOrigin, metrics, development = false } = options;
-  const { site, getLoadContext, middleware } = options.app;
   // Each route with the layouts around it (shared/route-definition.ts).
   const routes = flattenRoutes(options.app.routes);
-  const liveReloadUrl = development ? options.liveReloadUrl : undefined;
-  const reload = liveReloadUrl === undefined ? undefined : liveReloadScript(liveReloadUrl);
   const analytics = resolveAnalytics(options.analytics);
-  const telemetry = options.telemetry?.enabled === true;
+  const liveReloadUrl = development ? options.liveReloadUrl : undefined;
+  const policy = pagePolicy(assets, analytics, liveReloadUrl);
   const pages = createStatusPages(analytics);
-  const policy = createContentSecurityPolicy({
-    styleHashes: [...(assets?.inlineStyles.values() ?? [])].map(styleHashSource),
-    scriptSources: analytics.origins,
-    connectSources: [...analytics.origins, ...(liveReloadUrl === undefined ? [] : [liveReloadUrl.origin])],
-  });
-  // Only an app with actions checks posts and hands out form tokens (cookie and hidden field).
-  const hasActions = routes.some((route) => route.action !== undefined);
-  if (hasActions && options.forms === undefined) {
-    throw new Error('A route has an action: createApp needs forms: { secret } (CSRF_SECRET) to check its posts');
-  }
-  const csrf = hasActions && options.forms !== undefined ? { secret: options.forms.secret, publicOrigin } : undefined;
   const app = express();
 
   app.disable('x-powered-by');
@@ -116,36 +103,75 @@ export function createApp(options: AppOptions): Express {
     ]),
   );
   // Built files first: most requests of a page's load are for them.
-  let routeTable: RouteTableModule | undefined;
-  if (assets !== undefined) {
-    // The route table for navigation is a file beside them, made once here (route-table-module.ts).
-    routeTable = routeTableModule(clientRoutes(routes, assets));
-    app.use(createStaticAssets(assets.dir, ASSETS_PATH, [routeTable]));
-  }
+  const routeTable = mountBuiltFiles(app, routes, assets);
   app.use(createHealthProbes(readiness));
   app.get([FAVICON_PATH, '/favicon.ico'], sendFavicon);
+  const telemetry = options.telemetry?.enabled === true;
   if (telemetry) {
-    app.use(
-      createTelemetryRouter({
-        routePatterns: routes.map((route) => route.path),
-        metrics,
-        ratePerMinute: options.telemetry?.ratePerMinute ?? DEFAULTS.telemetryRatePerMinute,
-      }),
-    );
+    const ratePerMinute = options.telemetry?.ratePerMinute ?? DEFAULTS.telemetryRatePerMinute;
+    app.use(createTelemetryRouter({ routePatterns: routes.map((route) => route.path), metrics, ratePerMinute }));
   }
+  const { middleware } = options.app;
+  if (middleware !== undefined) {
+    // The app's own middleware and routes, after the edge and before the pages.
+    const router = express.Router();
+    middleware(router);
+    app.use(router);
+  }
+  const csrf = formChecks(routes, options.forms, publicOrigin);
+  const reload = liveReloadUrl === undefined ? undefined : liveReloadScript(liveReloadUrl);
+  mountRoutes(app, routes, { pages, csrf, page: pageHandlerOptions(options, { development, telemetry, csrf, policy, routeTable, reload, analytics }) });
 
-  // Resolved once here: the page handler takes every setting as given.
+  app.use(createNotFoundHandler(pages));
+  // redirect() thrown by load, getLoadContext or a resource route; an action answers its own.
+  app.use(createRedirectAnswer(publicOrigin));
+  app.use(createErrorHandler({ pages, publicHost: publicOrigin?.hostname, development }));
+  return app;
+}
+
+/** The page policy: the built styles' hashes, and the origins of the analytics and of the live reload. */
+function pagePolicy(assets: ClientAssets | undefined, analytics: AnalyticsScripts, liveReloadUrl: URL | undefined): ContentSecurityPolicy {
+  return createContentSecurityPolicy({
+    styleHashes: [...(assets?.inlineStyles.values() ?? [])].map(styleHashSource),
+    scriptSources: analytics.origins,
+    connectSources: [...analytics.origins, ...(liveReloadUrl === undefined ? [] : [liveReloadUrl.origin])],
+  });
+}
+
+/** The cross-site check's settings: only an app with actions checks posts and hands out form tokens (cookie and hidden field). */
+function formChecks(routes: readonly RouteDefinition[], forms: AppOptions['forms'], publicOrigin: URL | undefined): CsrfOptions | undefined {
+  if (!routes.some((route) => route.action !== undefined)) return undefined;
+  if (forms === undefined) throw new Error('A route has an action: createApp needs forms: { secret } (CSRF_SECRET) to check its posts');
+  return { secret: forms.secret, publicOrigin };
+}
+
+/** Serves the built files, and beside them the route table for navigation, made once here (route-table-module.ts); returns its URL. */
+function mountBuiltFiles(app: Express, routes: readonly RouteDefinition[], assets: ClientAssets | undefined): string | undefined {
+  if (assets === undefined) return undefined;
+  const routeTable = routeTableModule(clientRoutes(routes, assets));
+  app.use(createStaticAssets(assets.dir, ASSETS_PATH, [routeTable]));
+  return routeTable.url;
+}
+
+/** What createApp resolved that the page handler needs too. */
+interface ResolvedSettings {
+  readonly development: boolean;
+  readonly telemetry: boolean;
+  readonly csrf: CsrfOptions | undefined;
+  readonly policy: ContentSecurityPolicy;
+  readonly routeTable: string | undefined;
+  readonly reload: string | undefined;
+  readonly analytics: AnalyticsScripts;
+}
+
+/** Every setting of the page handler, resolved once and grouped by concern: it takes each as given. */
+function pageHandlerOptions(options: AppOptions, { development, telemetry, csrf, policy, routeTable, reload, analytics }: ResolvedSettings): PageHandlerOptions {
+  const { publicOrigin, metrics, assets } = options;
+  const { site, getLoadContext } = options.app;
   const compression = options.compression ?? DEFAULTS.compression;
-  const renderTimeoutMs = options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs;
-  const loadSettings = { getLoadContext, publicOrigin };
-  const pageOptions: PageHandlerOptions = {
-    renderTimeoutMs,
-    data: {
-      ...loadSettings,
-      development,
-      telemetry,
-      formToken: csrf === undefined ? undefined : createFormTokenIssuer(csrf),
-    },
+  return {
+    renderTimeoutMs: options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs,
+    data: { getLoadContext, publicOrigin, development, telemetry, formToken: csrf === undefined ? undefined : createFormTokenIssuer(csrf) },
     document: {
       compression,
       development,
@@ -155,21 +181,28 @@ export function createApp(options: AppOptions): Express {
       onShellReady: metrics === undefined ? undefined : (route: string, seconds: number) => metrics.observeShell(route, seconds),
     },
     head: { site: { name: site?.name ?? APP_NAME, description: site?.description }, publicOrigin },
-    client: { assets, routeTable: routeTable?.url },
+    client: { assets, routeTable },
   };
+}
+
+/**
+ * Each route's handlers: its page (or the Response of a resource route's load), its action
+ * behind the body parser and the cross-site check, and 405 for every other method.
+ */
+function mountRoutes(
+  app: Express,
+  routes: readonly RouteDefinition[],
+  { pages, csrf, page }: { readonly pages: StatusPages; readonly csrf: CsrfOptions | undefined; readonly page: PageHandlerOptions },
+): void {
+  const { renderTimeoutMs } = page;
+  const loadSettings = { getLoadContext: page.data.getLoadContext, publicOrigin: page.data.publicOrigin };
   const methodNotAllowed = createMethodNotAllowedHandler(pages);
   const actionMethodNotAllowed = createMethodNotAllowedHandler(pages, 'GET, HEAD, POST');
   const parseFormBody = createFormBodyParser();
   const checkCsrf = csrf === undefined ? undefined : createCsrfCheck(csrf);
-  if (middleware !== undefined) {
-    // The app's own middleware and routes, after the edge and before the pages.
-    const router = express.Router();
-    middleware(router);
-    app.use(router);
-  }
   for (const route of routes) {
     // A route without a component answers with the Response its load returns (docs/responses.md).
-    const showPage = isResourceRoute(route) ? createResourceHandler(route, { renderTimeoutMs, data: loadSettings }) : createPageHandler(route, pageOptions);
+    const showPage = isResourceRoute(route) ? createResourceHandler(route, { renderTimeoutMs, data: loadSettings }) : createPageHandler(route, page);
     // One Express route per path, its methods inside: a request is matched against each path
     // once, not once per method (a router layer each for GET, POST and the rest).
     const methods = app.route(route.path).get(showPage);
@@ -180,10 +213,4 @@ export function createApp(options: AppOptions): Express {
     }
     methods.all(labelRoute(route.path), route.action === undefined ? methodNotAllowed : actionMethodNotAllowed);
   }
-
-  app.use(createNotFoundHandler(pages));
-  // redirect() thrown by load, getLoadContext or a resource route; an action answers its own.
-  app.use(createRedirectAnswer(publicOrigin));
-  app.use(createErrorHandler({ pages, publicHost: publicOrigin?.hostname, development }));
-  return app;
 }
