@@ -5,23 +5,49 @@ import { buildBench } from './build-bench.ts';
 import { progress, readOptions } from './command-line.ts';
 import { COMPARE_USAGE, parseCompareOptions, type CompareOptions } from './compare-options.ts';
 import { formatRounds, type CompareRound, type SideRun } from './compare-summary.ts';
+import { HEAP_RECORDER_ARGS, heapReportFile, readHeapReport } from './heap-reading.ts';
+import type { HeapReport } from './heap-totals.ts';
 import { pinToCpus, splitCpus } from './cpu-pinning.ts';
-import { runLoad } from './load.ts';
+import { runLoad, type LoadResult } from './load.ts';
 import { buildRevision } from './revision-build.ts';
 import { spawnBenchServer, type BenchServer, type BenchServerSpec } from './spawn-bench-server.ts';
 
 const LOG_DIR = join(tmpdir(), 'bench-compare-logs');
 
+/** A server of a round, and the file its heap recorder writes to (heap-recorder.ts). */
+interface RoundServer {
+  readonly server: BenchServer;
+  readonly heapFile: string;
+}
+
+/** What a side's counters said at one moment. */
+interface Reading {
+  readonly cpuMicros: number;
+  readonly heap: HeapReport;
+}
+
+async function readSide({ server, heapFile }: RoundServer): Promise<Reading> {
+  const heap = await readHeapReport(server.pid, heapFile);
+  return { cpuMicros: server.cpuTimeMicros() ?? Number.NaN, heap };
+}
+
+function sideRun(before: Reading, after: Reading, { responses, errors }: LoadResult): SideRun {
+  return {
+    responses,
+    errors,
+    cpuMicros: after.cpuMicros - before.cpuMicros,
+    allocatedBytes: after.heap.allocatedBytes - before.heap.allocatedBytes,
+    pauseMicros: after.heap.pauseMicros - before.heap.pauseMicros,
+  };
+}
+
 /** Both servers under load at once, each from its own autocannon in this process. */
-async function loadBoth([first, second]: readonly [BenchServer, BenchServer], options: CompareOptions, seconds: number): Promise<[SideRun, SideRun]> {
-  const load = (server: BenchServer) => runLoad({ url: `${server.origin}${options.path}`, connections: options.connections, durationSeconds: seconds, expectedStatus: 200 });
-  const cpu = (server: BenchServer) => server.cpuTimeMicros() ?? Number.NaN;
-  const before = [cpu(first), cpu(second)] as const;
-  const [firstLoad, secondLoad] = await Promise.all([load(first), load(second)]);
-  return [
-    { responses: firstLoad.responses, errors: firstLoad.errors, cpuMicros: cpu(first) - before[0] },
-    { responses: secondLoad.responses, errors: secondLoad.errors, cpuMicros: cpu(second) - before[1] },
-  ];
+async function loadBoth([first, second]: readonly [RoundServer, RoundServer], options: CompareOptions, seconds: number): Promise<[SideRun, SideRun]> {
+  const load = ({ server }: RoundServer) => runLoad({ url: `${server.origin}${options.path}`, connections: options.connections, durationSeconds: seconds, expectedStatus: 200 });
+  const before = await Promise.all([readSide(first), readSide(second)]);
+  const loads = await Promise.all([load(first), load(second)]);
+  const after = await Promise.all([readSide(first), readSide(second)]);
+  return [sideRun(before[0], after[0], loads[0]), sideRun(before[1], after[1], loads[1])];
 }
 
 async function measureRound(
@@ -32,16 +58,20 @@ async function measureRound(
 ): Promise<CompareRound> {
   // Which one starts first alternates, so neither always gets the other's start-up on its core.
   const order = round % 2 === 0 ? ([specs.tree, specs.revision] as const) : ([specs.revision, specs.tree] as const);
-  const started: BenchServer[] = [];
+  const started: RoundServer[] = [];
   try {
-    for (const spec of order) started.push(await spawnBenchServer(spec, LOG_DIR));
-    for (const server of started) pinToCpus(server.pid, serverCpus);
-    const [first, second] = started as [BenchServer, BenchServer];
-    if (options.warmupSeconds > 0) await loadBoth([first, second], options, options.warmupSeconds);
-    const [firstRun, secondRun] = await loadBoth([first, second], options, options.durationSeconds);
+    for (const spec of order) {
+      const heapFile = heapReportFile(LOG_DIR, spec.name);
+      const server = await spawnBenchServer({ ...spec, env: { ...spec.env, BENCH_HEAP_FILE: heapFile }, execArgv: [...(spec.execArgv ?? []), ...HEAP_RECORDER_ARGS] }, LOG_DIR);
+      started.push({ server, heapFile });
+    }
+    for (const { server } of started) pinToCpus(server.pid, serverCpus);
+    const pair = started as unknown as readonly [RoundServer, RoundServer];
+    if (options.warmupSeconds > 0) await loadBoth(pair, options, options.warmupSeconds);
+    const [firstRun, secondRun] = await loadBoth(pair, options, options.durationSeconds);
     return order[0] === specs.tree ? { tree: firstRun, revision: secondRun } : { tree: secondRun, revision: firstRun };
   } finally {
-    await Promise.all(started.map((server) => server.stop()));
+    await Promise.all(started.map(({ server }) => server.stop()));
   }
 }
 
@@ -50,7 +80,9 @@ async function measureRound(
  * change too small for `npm run bench` to resolve. Requests per second on a shared host move by
  * more than such a change between runs; CPU time per answer, with both servers on one core under
  * the same load in the same seconds, does not: whatever else the host does falls on both alike.
- * Each round starts a fresh pair, warms both up together, then measures both together.
+ * Each round starts a fresh pair, warms both up together, then measures both together. Each
+ * server also counts its heap allocations and collections (heap-recorder.ts): a change that
+ * moves CPU by less than the noise often shows there, as bytes per answer.
  */
 async function main(): Promise<void> {
   const options = readOptions(parseCompareOptions, COMPARE_USAGE);

@@ -21,7 +21,8 @@ export interface CompareOptions {
 export const COMPARE_USAGE = `npm run bench:compare -- [--against REV] [--path PATH] [--connections N]
                             [--duration S] [--warmup S] [--rounds N]
 Holds the working tree's fixture build against REV's: both servers share one core, each under
-its own load at the same time, and each round prints their CPU time per request and its ratio.
+its own load at the same time, and each round prints their CPU time and heap allocated per
+request and the CPU ratio; then, over all rounds, each side's heap and collections' pause per request.
 Defaults: COMPARE_AGAINST=HEAD, COMPARE_PATH=${SUSPENSE_PATH}, COMPARE_CONNECTIONS=100,
 COMPARE_DURATION=6, COMPARE_WARMUP=3, COMPARE_ROUNDS=4.`;
 
