@@ -69,7 +69,7 @@ export function createActionHandler(route: RouteDefinition, showPage: RequestHan
     let result: unknown;
     try {
       const context = getLoadContext === undefined ? NO_APP_CONTEXT : await untilAborted(getLoadContext(req, res), signal);
-      const loadContext = createLoadContext(req, { params: normalizeParams(req.params), signal, context, publicOrigin });
+      const loadContext = createLoadContext(req, { params: normalizeParams(req.params), signal: () => signal, context, publicOrigin });
       // Assigned rather than spread, so `cookies` stays parsed on first read only.
       result = await untilAborted(action(Object.assign(loadContext, { body: formFields(req.body) })), signal);
     } catch (error) {

@@ -18,6 +18,10 @@ export class PageLifecycle {
   readonly #timer: NodeJS.Timeout;
   #phase: RenderPhase = 'loading';
   #load: AbortController | undefined;
+  /** Why the loads were stopped (the client went, or the timeout came while they ran); once. */
+  #loadsStopped: { readonly reason: unknown } | undefined;
+  /** The rejections of the waits `untilStopped` is running. */
+  #waits: Set<(reason: unknown) => void> | undefined;
   #abortRender: ((reason: unknown) => void) | undefined;
   #stopDeferred: ((digest: string) => boolean) | undefined;
   #timeoutDigest: string | undefined;
@@ -32,10 +36,41 @@ export class PageLifecycle {
     res.once('close', () => this.#closed());
   }
 
-  /** `load`'s signal: aborted when the client goes, or at the timeout while it runs. Made on first use. */
+  /**
+   * `load`'s signal: aborted when the client goes, or at the timeout while it runs. Made when a
+   * load first reads it: most never do, and a signal is an EventTarget with listeners of its own.
+   */
   get loadSignal(): AbortSignal {
-    this.#load ??= new AbortController();
+    if (this.#load === undefined) {
+      this.#load = new AbortController();
+      if (this.#loadsStopped !== undefined) this.#load.abort(this.#loadsStopped.reason);
+    }
     return this.#load.signal;
+  }
+
+  /** Settles with `work`, or rejects with the reason as soon as the loads are stopped. */
+  untilStopped<T>(work: T | Promise<T>): Promise<T> {
+    if (this.#loadsStopped !== undefined) return Promise.reject(this.#loadsStopped.reason);
+    this.#waits ??= new Set();
+    const waits = this.#waits;
+    return new Promise<T>((resolve, reject) => {
+      waits.add(reject);
+      Promise.resolve(work).then(
+        (value) => {
+          waits.delete(reject);
+          resolve(value);
+        },
+        (error: unknown) => {
+          waits.delete(reject);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /** Throws why the loads were stopped, if they were: what comes after that starts nothing. */
+  throwIfStopped(): void {
+    if (this.#loadsStopped !== undefined) throw this.#loadsStopped.reason;
   }
 
   /** Nothing has been sent: the status line can still change. */
@@ -114,9 +149,18 @@ export class PageLifecycle {
   /** Stops `load` and the render for good: the client is gone, or no longer reads. */
   #abandon(reason: ClientDisconnectedError | RenderTimeoutError): boolean {
     if (!this.enter('abandoned')) return false;
-    this.#load?.abort(reason);
+    this.#stopLoads(reason);
     this.#abortRender?.(reason);
     return true;
+  }
+
+  /** Aborts the loads' signal, if one was made, and rejects what waits on them. */
+  #stopLoads(reason: ClientDisconnectedError | RenderTimeoutError): void {
+    this.#loadsStopped ??= { reason };
+    this.#load?.abort(reason);
+    const waits = this.#waits;
+    this.#waits = undefined;
+    for (const reject of waits ?? []) reject(reason);
   }
 
   /** What was written is not draining: ended but unflushed, or waiting on 'drain'. */
@@ -145,7 +189,7 @@ export class PageLifecycle {
       case 'loading':
         // `load` fails with the timeout and Express answers the 500 page. Its error line,
         // carrying the digest the visitor sees, is this event's only line.
-        this.#load?.abort(timeout);
+        this.#stopLoads(timeout);
         return;
       case 'rendering':
         // Nothing sent yet: React completes the document with fallbacks for what is pending

@@ -16,7 +16,8 @@ export type GetLoadContext = (req: Request, res: Response) => AppLoadContext | P
 
 export interface LoadContextParts {
   readonly params: RouteParams;
-  readonly signal: AbortSignal;
+  /** The signal, asked for when the load first reads it (page-lifecycle.ts makes it then). */
+  readonly signal: () => AbortSignal;
   readonly context: AppLoadContext;
   readonly publicOrigin: URL | undefined;
   /** The request as a page sees it, when another load of the same request made it already. */
@@ -45,7 +46,9 @@ export function createLoadContext(req: Request, { params, signal, context, publi
       return cookies;
     },
     context,
-    signal,
+    get signal() {
+      return signal();
+    },
     requestId: String(req.id),
   };
 }

@@ -1,6 +1,5 @@
 import type { Request, Response } from 'express';
 import type { AppLoadContext, LoadContext, PageRouteDefinition, RouteParams } from '../../shared/route-definition.ts';
-import { untilAborted } from './abortable.ts';
 import { keptLayouts, routeFailure, type RouteFailure } from './branch-loads.ts';
 import { unwrapData, type Unwrapped } from './page-answer.ts';
 import type { PageLifecycle } from './page-lifecycle.ts';
@@ -24,23 +23,23 @@ export async function runLoad(
   settings: LoadSettings,
 ): Promise<unknown> {
   if (load === undefined) return undefined;
-  const signal = lifecycle.loadSignal;
-  return withAppContext(req, res, signal, settings, (context) => load(createLoadContext(req, { params, signal, context, publicOrigin: settings.publicOrigin })));
+  const signal = () => lifecycle.loadSignal;
+  return withAppContext(req, res, lifecycle, settings, (context) => load(createLoadContext(req, { params, signal, context, publicOrigin: settings.publicOrigin })));
 }
 
 /**
  * `work` with the app's context (what `getLoadContext` makes for the request; `{}` without
- * one), the context and the work stopped by the signal in one race: a timeout or a
- * departed client stops them all, and a context that comes after the signal starts nothing.
+ * one), the context and the work stopped by the lifecycle in one race: a timeout or a
+ * departed client stops them all, and a context that comes after that starts nothing.
  * A failure of the context is no route's: Express answers it.
  */
-function withAppContext<T>(req: Request, res: Response, signal: AbortSignal, { getLoadContext }: LoadSettings, work: (context: AppLoadContext) => T | Promise<T>): Promise<T> {
+function withAppContext<T>(req: Request, res: Response, lifecycle: PageLifecycle, { getLoadContext }: LoadSettings, work: (context: AppLoadContext) => T | Promise<T>): Promise<T> {
   const context = getLoadContext === undefined ? NO_APP_CONTEXT : getLoadContext(req, res);
   const afterContext = (made: AppLoadContext): T | Promise<T> => {
-    signal.throwIfAborted();
+    lifecycle.throwIfStopped();
     return work(made);
   };
-  return untilAborted(isPromiseLike(context) ? Promise.resolve(context).then(afterContext) : afterContext(context), signal);
+  return lifecycle.untilStopped(isPromiseLike(context) ? Promise.resolve(context).then(afterContext) : afterContext(context));
 }
 
 /**
@@ -62,7 +61,8 @@ function runBranchLoads(
   // A page with nothing to load asks the app for no context.
   // Stryker disable next-line ArrayDeclaration: equivalent, without layouts only the merged page is read, and mergeLevels makes of no level the page unwrapData makes of undefined
   if (layouts.length === 0 && route.load === undefined) return Promise.resolve([fulfilled(undefined)]);
-  const signal = lifecycle.loadSignal;
+  // Every level's signal is the lifecycle's, made if a load reads it.
+  const signal = () => lifecycle.loadSignal;
   const { publicOrigin } = settings;
   // One view of the request for every level: its headers are made once, for whichever asks first.
   const request = createPageRequest(req, publicOrigin);
@@ -86,7 +86,7 @@ function runBranchLoads(
   }
   // Not a level's: a failure of the app's context, or a render stop, rejects for Express, never
   // for a boundary (routeFailure leaves a render stop to Express).
-  return withAppContext(req, res, signal, settings, startAll);
+  return withAppContext(req, res, lifecycle, settings, startAll);
 }
 
 const NO_PARAMS: RouteParams = Object.freeze({});
