@@ -5,18 +5,36 @@ export type HeaderPair = readonly [name: string, value: string];
 
 const PREPARED = Symbol('a complete answer head');
 
-/**
- * Every header of an answer but the request id, as the flat `[name, value, ...]` list Node's
- * `writeHead` takes: built once for answers that are the same for every request (status pages,
- * built files), so writing one sets no header by header.
- */
-export type PreparedHead = readonly string[] & { readonly [PREPARED]: true };
+/** Who a prepared head is for: every answer of a kind (it cannot hold a request's id), or one answer, whose id it holds. */
+type PreparedFor = 'every answer' | 'one answer';
 
-/** `pairs` after `head`, flat, marked as a complete head. Once per request for documents: a plain loop. */
-function prepared(head: readonly string[], pairs: readonly HeaderPair[]): PreparedHead {
-  const list = head.slice();
-  for (const [name, value] of pairs) list.push(name, value);
-  (list as string[] & { [PREPARED]?: true })[PREPARED] = true;
+/**
+ * Every header of an answer, as the flat `[name, value, ...]` list Node's `writeHead` takes:
+ * built once for answers that are the same for every request (status pages, built files), so
+ * writing one sets no header by header; the request id is added as the head is written. A
+ * document's is made for its one answer and holds the id already.
+ */
+export type PreparedHead = readonly string[] & { readonly [PREPARED]: PreparedFor };
+
+/**
+ * `pairs` after `head`, then the request id if given, flat, marked as a complete head: one array
+ * of its final length, filled in place (a document's is made per request: copying, then growing,
+ * then copying again a list of some forty strings would make it three times).
+ */
+function prepared(head: readonly string[], pairs: readonly HeaderPair[], requestId?: string): PreparedHead {
+  const list = new Array<string>(head.length + pairs.length * 2 + (requestId === undefined ? 0 : 2));
+  for (let index = 0; index < head.length; index += 1) list[index] = head[index] as string;
+  let at = head.length;
+  for (const [name, value] of pairs) {
+    list[at] = name;
+    list[at + 1] = value;
+    at += 2;
+  }
+  if (requestId !== undefined) {
+    list[at] = 'X-Request-Id';
+    list[at + 1] = requestId;
+  }
+  (list as string[] & { [PREPARED]?: PreparedFor })[PREPARED] = requestId === undefined ? 'every answer' : 'one answer';
   return list as unknown as PreparedHead;
 }
 
@@ -24,9 +42,9 @@ export function prepareHead(pairs: readonly HeaderPair[]): PreparedHead {
   return prepared([], pairs);
 }
 
-/** `head` and a request's own headers after it, as one prepared head. */
-export function extendHead(head: PreparedHead, pairs: readonly HeaderPair[]): PreparedHead {
-  return prepared(head, pairs);
+/** The head of one answer: `head`, the answer's own headers, then its request id. */
+export function extendHead(head: PreparedHead, pairs: readonly HeaderPair[], requestId: string): PreparedHead {
+  return prepared(head, pairs, requestId);
 }
 
 /** Writes an answer's status and prepared head; its body follows with `res.end()`. */
@@ -35,7 +53,7 @@ export function writePreparedHead(res: Response, status: number, head: PreparedH
 }
 
 function isPrepared(headers: unknown): headers is PreparedHead {
-  return Array.isArray(headers) && (headers as Partial<PreparedHead>)[PREPARED] === true;
+  return Array.isArray(headers) && (headers as Partial<PreparedHead>)[PREPARED] !== undefined;
 }
 
 export interface ResponseHeadOptions {
@@ -53,7 +71,8 @@ type WriteHead = (statusCode: number, reasonOrHeaders?: string | OutgoingHttpHea
  * `res.flushHeaders()` call `writeHead` too): the request id (docs/observability.md), then
  * helmet's headers, our Permissions-Policy and the page Content-Security-Policy with the
  * request's nonce (docs/security.md), each unless the answer set its own. An answer with a
- * prepared head already holds all but the request id, and is written as one list.
+ * prepared head already holds all but the request id (a document's holds that too), and is
+ * written as one list.
  *
  * Written then rather than stamped on every response as a request arrives: most answers under
  * load (a file, a 404) bring their own complete head, and setting some fifteen headers one by
@@ -69,7 +88,7 @@ export function installResponseHead(app: Express, { defaults, policy }: Response
     const id = this.req.id;
     const given = typeof reasonOrHeaders === 'string' ? headers : reasonOrHeaders;
     if (isPrepared(given)) {
-      const complete = id === undefined ? given : [...given, 'X-Request-Id', id];
+      const complete = id === undefined || given[PREPARED] === 'one answer' ? given : [...given, 'X-Request-Id', id];
       return typeof reasonOrHeaders === 'string' ? writeHead.call(this, statusCode, reasonOrHeaders, complete) : writeHead.call(this, statusCode, complete);
     }
     // Headers passed to writeHead itself replace these, as Node merges them.

@@ -123,7 +123,7 @@ function sendDocument(page: PreparedPage, route: DocumentRoute, request: Documen
     res.append('Set-Cookie', cookie);
     cookie = undefined;
   }
-  writePreparedHead(res, answer.status, settings.headers(encoding, res.locals.cspNonce, shellSeconds * 1000, cookie, answer));
+  writePreparedHead(res, answer.status, settings.headers(encoding, req.id, res.locals.cspNonce, shellSeconds * 1000, cookie, answer));
   if (req.method === 'HEAD') {
     lifecycle.enter('done');
     res.end();

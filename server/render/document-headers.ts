@@ -19,8 +19,8 @@ export interface OwnHeaders {
   readonly cacheControl: string | undefined;
 }
 
-/** A document's whole head for its encoding, nonce, time to shell, the cookie it sets and the page's own headers, if any. */
-export type DocumentHeaders = (encoding: ContentEncoding | undefined, nonce: string, shellMs: number, setCookie?: string, own?: OwnHeaders) => PreparedHead;
+/** A document's whole head for its encoding, request id, nonce, time to shell, the cookie it sets and the page's own headers, if any. */
+export type DocumentHeaders = (encoding: ContentEncoding | undefined, requestId: string, nonce: string, shellMs: number, setCookie?: string, own?: OwnHeaders) => PreparedHead;
 
 /**
  * A page with a `Cache-Control` of its own may be kept, by the browser or a shared cache: the
@@ -33,7 +33,7 @@ export const NAVIGATION_VARY = `${NAVIGATION_HEADER}, ${NAVIGATION_SCOPE_HEADER}
  * The headers of a page's document: the HTML headers, Vary and Content-Encoding, helmet's headers
  * and Permissions-Policy are made once per encoding; a request adds its Content-Security-Policy,
  * Server-Timing and form-token cookie, the page's own headers and Cache-Control
- * (docs/responses.md), and the request id, when written. Setting the fifteen-odd headers one by
+ * (docs/responses.md) and the request id. Setting the fifteen-odd headers one by
  * one, each validated by Node, costs about a tenth of a small answer's CPU (measured on the 404).
  */
 export function createDocumentHeaders({ policy, compression }: DocumentHeadersOptions): DocumentHeaders {
@@ -46,7 +46,7 @@ export function createDocumentHeaders({ policy, compression }: DocumentHeadersOp
   // For the pages that give their own Cache-Control: the same heads without the default one.
   const uncached = HTML_HEADERS.filter(([name]) => name !== 'Cache-Control');
   const cacheable = { identity: headFor(uncached), br: headFor(uncached, 'br'), gzip: headFor(uncached, 'gzip') };
-  return function documentHeaders(encoding, nonce, shellMs, setCookie, own) {
+  return function documentHeaders(encoding, requestId, nonce, shellMs, setCookie, own) {
     const pairs: HeaderPair[] = [
       ['Content-Security-Policy', policy(nonce)],
       // Browser tools show the server's share of the wait (docs/observability.md).
@@ -56,6 +56,6 @@ export function createDocumentHeaders({ policy, compression }: DocumentHeadersOp
     if (cacheControl !== undefined) pairs.push(['Cache-Control', cacheControl], ['Vary', NAVIGATION_VARY]);
     if (own !== undefined) pairs.push(...own.headers);
     if (setCookie !== undefined) pairs.push(['Set-Cookie', setCookie]);
-    return extendHead((cacheControl === undefined ? heads : cacheable)[encoding ?? 'identity'], pairs);
+    return extendHead((cacheControl === undefined ? heads : cacheable)[encoding ?? 'identity'], pairs, requestId);
   };
 }
