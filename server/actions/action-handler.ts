@@ -59,7 +59,7 @@ export function createActionHandler(route: RouteDefinition, showPage: RequestHan
   return async function runAction(req: Request, res: Response, next: NextFunction) {
     res.locals.routePattern = route.path;
     const client = new AbortController();
-    res.once('close', function actionClientGone() {
+    res.on('close', function actionClientGone() {
       if (!res.writableFinished) client.abort(new ClientDisconnectedError());
     });
     const { signal } = client;

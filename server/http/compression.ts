@@ -61,7 +61,7 @@ export function compressInto(res: Response, encoding: ContentEncoding): BrotliCo
   compressor.pipe(res);
   // A client that goes away must not leave a zlib stream (and its native memory) behind;
   // React hears the compressor close and aborts the render.
-  res.once('close', function releaseCompressor() {
+  res.on('close', function releaseCompressor() {
     compressor.destroy();
   });
   // pipe() does not pass a compressor's failure on (zlib out of memory, say): unheard, it would

@@ -37,7 +37,7 @@ export class AnswerQueues {
     const queue = this.#queueOf(socket);
     if (queue.pending >= MAX_PENDING_ANSWERS) return false;
     queue.pending += 1;
-    res.once('close', function answerClosed() {
+    res.on('close', function answerClosed() {
       queue.pending -= 1;
       if (queue.pending === 0) for (const callback of queue.whenIdle.splice(0)) callback();
     });

@@ -62,7 +62,7 @@ function watchDelivery(req: IncomingMessage, res: ServerResponse, deadlineMs: nu
   }, deadlineMs);
   // Answers queued behind a cut one never close; their timers must not hold the process.
   timer.unref();
-  res.once('close', () => clearTimeout(timer));
+  res.on('close', () => clearTimeout(timer));
 }
 
 /**

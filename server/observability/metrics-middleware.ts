@@ -9,7 +9,7 @@ export function createMetricsMiddleware(metrics: Metrics): RequestHandler {
   return function recordMetrics(req: Request, res: Response, next: NextFunction) {
     const started = performance.now();
     metrics.inFlight.inc();
-    res.once('close', function onRequestClosed() {
+    res.on('close', function onRequestClosed() {
       metrics.inFlight.dec();
       const labels = { route: res.locals.routePattern ?? UNMATCHED_ROUTE, method: req.method, status: String(res.statusCode) };
       metrics.requests.inc(labels);

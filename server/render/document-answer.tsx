@@ -89,7 +89,7 @@ function embedData(page: PreparedPage, route: DocumentRoute, { req, res }: Docum
       chain.end();
     },
   });
-  res.once('close', () => stream.dispose());
+  res.on('close', () => stream.dispose());
   return { stream, chain };
 }
 

@@ -121,7 +121,7 @@ export function sendPageData(req: Request, res: Response, { status, own, meta, v
     },
     scope,
   );
-  res.once('close', () => {
+  res.on('close', () => {
     writer?.close();
     stream.dispose();
   });

@@ -33,7 +33,8 @@ export class PageLifecycle {
     this.#route = route;
     this.#timeoutMs = timeoutMs;
     this.#timer = setTimeout(() => this.#timedOut(), timeoutMs);
-    res.once('close', () => this.#closed());
+    // A response closes once (Node's `_closed`): `on` does, without the wrapper `once` makes per listener.
+    res.on('close', () => this.#closed());
   }
 
   /**

@@ -44,7 +44,7 @@ export class ReactDestination extends Writable {
   constructor(target: PageTarget) {
     super();
     this.#target = target;
-    target.once('close', () => {
+    target.on('close', () => {
       this.#held.length = 0;
       this.destroy();
     });
