@@ -11,6 +11,9 @@ const MAX_ADDRESS_LENGTH = 64;
  * (any size, any content). docs/security.md.
  */
 export function clientAddress(req: Request): string | undefined {
+  // No proxy trusted (the default): `req.ip` is the peer's address, and asking Express for it
+  // would only walk X-Forwarded-For and check the answer to find that out (a few µs a request).
+  if (!req.app.get('trust proxy')) return req.socket.remoteAddress;
   const claimed = req.ip;
   if (claimed !== undefined && claimed.length <= MAX_ADDRESS_LENGTH && isIP(claimed) !== 0) return claimed;
   return req.socket.remoteAddress;
