@@ -33,7 +33,7 @@ export class PageLifecycle {
     this.#route = route;
     this.#timeoutMs = timeoutMs;
     this.#timer = setTimeout(() => this.#timedOut(), timeoutMs);
-    // A response closes once (Node's `_closed`): `on` does, without the wrapper `once` makes per listener.
+    // A response closes once (Node's `_closed` flag), so `on` is enough: `once` would wrap the listener in a closure of its own.
     res.on('close', () => this.#closed());
   }
 
