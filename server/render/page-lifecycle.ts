@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { HttpError } from '../../shared/http-error.ts';
 import { createDigest } from '../observability/digest.ts';
+import { untilStopped } from './abortable.ts';
 import { ClientDisconnectedError, RenderTimeoutError } from './render-errors.ts';
 import { canEnter, isSettled, type RenderPhase } from './render-phase.ts';
 
@@ -49,23 +50,14 @@ export class PageLifecycle {
     return this.#load.signal;
   }
 
-  /** Settles with `work`, or rejects with the reason as soon as the loads are stopped. */
+  /** Settles with `work`, or rejects with the reason as soon as the loads are stopped (abortable.ts). */
   untilStopped<T>(work: T | Promise<T>): Promise<T> {
     if (this.#loadsStopped !== undefined) return Promise.reject(this.#loadsStopped.reason);
     this.#waits ??= new Set();
     const waits = this.#waits;
-    return new Promise<T>((resolve, reject) => {
-      waits.add(reject);
-      Promise.resolve(work).then(
-        (value) => {
-          waits.delete(reject);
-          resolve(value);
-        },
-        (error: unknown) => {
-          waits.delete(reject);
-          reject(error);
-        },
-      );
+    return untilStopped(work, (stop) => {
+      waits.add(stop);
+      return () => waits.delete(stop);
     });
   }
 
