@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ResourceRouteDefinition } from '../../shared/route-definition.ts';
 import { HTML_HEADERS } from '../http/html-headers.ts';
@@ -45,9 +45,17 @@ function sendable(value: unknown): Sendable | undefined {
   // Response.error() is a network error, with status 0: nothing an HTTP answer can say.
   if (!(value instanceof globalThis.Response) || value.type === 'error' || value.bodyUsed) return undefined;
   const { status, headers, body } = value;
-  // Node's global ReadableStream is node:stream/web's, which TypeScript's DOM types do not say.
-  if (body !== null && !(body instanceof NodeReadableStream)) return undefined;
+  if (body !== null && !isNodeStream(body)) return undefined;
   return { status, headers, body };
+}
+
+/**
+ * Node's global `ReadableStream` is node:stream/web's, which TypeScript's DOM types do not say.
+ * It is read from the global when a resource route answers, not imported: an import of
+ * node:stream/web loads every kind of web stream Node has as the server starts (2 ms of a start).
+ */
+function isNodeStream(body: unknown): body is NodeReadableStream<Uint8Array> {
+  return body instanceof globalThis.ReadableStream;
 }
 
 /** Nothing more is read from a body: it may free what it holds. Its own failure is no answer's. */
