@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
@@ -142,10 +142,12 @@ export function serverBuildOptions(outDir: string, react: ReactBuild): { readonl
 
 /**
  * Bundles the server with production React, so `npm start` and the image run the built files and
- * no node_modules, then fills its compile cache.
+ * no node_modules, then fills its compile cache. The folder is emptied first, as the client's is,
+ * so nothing an older build wrote (a bundle under an older name, its map) stays beside this one.
  */
 export async function buildServer(outDir: string): Promise<void> {
   const { entry, server } = serverBuildOptions(outDir, 'production');
+  await rm(outDir, { recursive: true, force: true });
   await Promise.all([esbuild.build(entry), esbuild.build(server)]);
   await fillCompileCache(outDir);
 }

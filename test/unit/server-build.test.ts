@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readdir, rm, stat, writeFile, appendFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +25,9 @@ describe('the server build', () => {
     // The image's package.json makes the built files ES modules; so does this one.
     await writeFile(join(root, 'package.json'), '{ "type": "module" }\n');
     serverDir = join(root, 'server');
+    // What an older build left behind, which this one must not keep.
+    await mkdir(serverDir);
+    await writeFile(join(serverDir, 'server.cjs'), 'module.exports = "an older build";\n');
     await buildClient({ routesModule: APP_ROUTES, outDir: join(root, 'client'), mode: 'production' });
     await buildServer(serverDir);
   }, 60_000);
@@ -67,6 +70,18 @@ describe('the server build', () => {
     expect((await inputs('production')).filter((input) => development.test(input))).toEqual([]);
     // `npm run dev` and the fixture servers choose at run time: both builds stay.
     expect((await inputs('chosen-at-run-time')).some((input) => development.test(input))).toBe(true);
+  });
+
+  test('holds the entries, the bundle, their maps and the compile cache, and nothing an older build left', async () => {
+    expect((await readdir(serverDir)).sort()).toEqual([
+      COMPILE_CACHE_DIR,
+      'fill-compile-cache.js',
+      'fill-compile-cache.js.map',
+      'main.js',
+      'main.js.map',
+      SERVER_BUNDLE,
+      `${SERVER_BUNDLE}.map`,
+    ]);
   });
 
   test('keeps the entry, which Node compiles before its compile cache is on, a few kilobytes', async () => {
