@@ -174,6 +174,30 @@ describe('fetchers in Chromium', () => {
     expect(problems.filter((text) => !/ERR_CONNECTION_RESET/.test(text))).toEqual([]);
   });
 
+  test('a post that held, whose revalidation fails, leaves the page as it was, in place, and the fetcher idle with its data', async () => {
+    const { page, problems, documents } = await openGuests();
+    await page.route('**/layouts/guests', (route) => {
+      const request = route.request();
+      return request.method() === 'GET' && request.headers()['x-navigation'] === 'data' ? route.abort('connectionreset') : route.continue();
+    });
+    await page.fill('#shell-input', 'typed in the layout');
+    await page.fill('#name-a', 'Unseen');
+    const loadedAt = await page.textContent('#loaded-at');
+    const states = await recordTexts(page, '#state-a');
+
+    await page.click('#add-a');
+    await expect.poll(states).toEqual(['idle', 'submitting', 'loading', 'idle']);
+
+    // The action held and the fetcher has its data; the page is the one loaded before the post.
+    expect(await page.textContent('#added-a')).toBe('Unseen at a date');
+    expect(await listed(page)).not.toContain('Unseen');
+    expect(await page.textContent('#loaded-at')).toBe(loadedAt);
+    expect(await page.inputValue('#shell-input')).toBe('typed in the layout');
+    expect(await page.evaluate(() => Reflect.get(window, '__sameDocument'))).toBe(true);
+    expect(documents).toEqual([`${session.server.origin}/layouts/guests`]);
+    expect(problems.filter((text) => !/ERR_CONNECTION_RESET/.test(text))).toEqual([]);
+  });
+
   test('an action that redirects sends the page there, as a navigation', async () => {
     const { page, problems } = await openGuests();
     const historyLength = await page.evaluate(() => history.length);
