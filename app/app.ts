@@ -1,11 +1,23 @@
-import { defineApp, readSecret } from '../server/app-definition.ts';
+import { ConfigError, defineApp, type Environment, readSecret } from '../server/app-definition.ts';
 import { createCookieSessionStorage } from '../server/sessions/cookie-session.ts';
 import { APP_NAME } from '../shared/app-info.ts';
 import type { SessionFields } from './context.ts';
-import { createGuestbookStore } from './guestbook/store.server.ts';
+import { createGuestbookStore, GuestbookFileError, type GuestbookStore } from './guestbook/store.server.ts';
 import { routes } from './routes.ts';
 
 const WEEK_SECONDS = 7 * 24 * 60 * 60;
+
+/** The guest book from `GUESTBOOK_FILE`: a file it cannot start from is a bad setting, so the start stops naming it. */
+function openGuestbook(env: Environment): GuestbookStore {
+  const file = env.GUESTBOOK_FILE?.trim() || undefined;
+  try {
+    return createGuestbookStore(file);
+  } catch (error) {
+    if (error instanceof GuestbookFileError)
+      throw new ConfigError('GUESTBOOK_FILE', file ?? '', `a JSON file of guest book entries, or a path where none is yet; this one ${error.message}`);
+    throw error;
+  }
+}
 
 /**
  * The app: what the framework serves (docs/building-an-app.md). The production entry,
@@ -16,7 +28,7 @@ export default defineApp({
   site: { name: APP_NAME, description: 'A guest book streamed by React 19 from Express 5.' },
   // Read once at start; a bad value stops the start naming the variable.
   settings: (env) => ({
-    guestbook: createGuestbookStore(env.GUESTBOOK_FILE || undefined),
+    guestbook: openGuestbook(env),
     sessions: createCookieSessionStorage<SessionFields>({
       cookie: { name: '__session', secrets: [readSecret(env, 'SESSION_SECRET')], maxAge: WEEK_SECONDS, secure: env.NODE_ENV !== 'development' },
     }),

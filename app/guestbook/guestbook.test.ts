@@ -1,11 +1,11 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createTestApp } from '../../server/testing/test-app.ts';
 import app from '../app.ts';
-import { createGuestbookStore } from './store.server.ts';
+import { createGuestbookStore, GuestbookFileError } from './store.server.ts';
 
 /** A browser's post carries Sec-Fetch-Site: same-origin, which passes the cross-site check. */
 const SAME_ORIGIN = { 'Sec-Fetch-Site': 'same-origin' } as const;
@@ -99,13 +99,52 @@ describe('the guest book', () => {
     const { app: server } = guestbook();
     await request(server).get('/admin').expect(401);
     const reader = await request(server).post('/sign-in').set(SAME_ORIGIN).type('form').send({ name: 'Ada' }).expect(303);
-    expect(reader.headers.location).toBe('/admin');
+    // A reader is sent where a reader may go, not to a 403.
+    expect(reader.headers.location).toBe('/guestbook');
     await request(server).get('/admin').set('Cookie', cookieOf(reader)).expect(403);
     const admin = await request(server).post('/sign-in').set(SAME_ORIGIN).type('form').send({ name: 'grace' }).expect(303);
+    expect(admin.headers.location).toBe('/admin');
     const res = await request(server).get('/admin').set('Cookie', cookieOf(admin)).expect(200);
     expect(textOf(res)).toContain('Signed in as grace.');
-    const out = await request(server).post('/admin').set(SAME_ORIGIN).set('Cookie', cookieOf(admin)).type('form').send({}).expect(303);
+  });
+
+  test("every page's header signs out, a reader too: the cookie is cleared and the browser sent home", async () => {
+    const { app: server } = guestbook();
+    const reader = await request(server).post('/sign-in').set(SAME_ORIGIN).type('form').send({ name: 'Ada' }).expect(303);
+    const page = await request(server).get('/guestbook').set('Cookie', cookieOf(reader)).expect(200);
+    // A plain form, so it works before hydration and without JavaScript.
+    expect(page.text).toMatch(
+      /<form class="sign-out" action="\/sign-in" method="post"><input type="hidden" name="_csrf" value="[^"]+"\/><button type="submit" value="sign-out" name="intent">Sign out<\/button><\/form>/,
+    );
+    const out = await request(server).post('/sign-in').set(SAME_ORIGIN).set('Cookie', cookieOf(reader)).type('form').send({ intent: 'sign-out' }).expect(303);
+    expect(out.headers.location).toBe('/');
     expect(out.headers['set-cookie']?.[0]).toMatch(/^__session=; Max-Age=0/);
+    expect((await request(server).get('/').expect(200)).text).not.toContain('Sign out');
+  });
+
+  test.each([
+    ['signing in', '/sign-in', {}],
+    ['signing the book', '/guestbook', { message: 'Hello' }],
+  ])('%s under a name over 60 characters: 422 with the field error, nothing stored, no error line', async (_case, path, fields) => {
+    const { app: server, logs } = guestbook();
+    const name = 'A'.repeat(4_000);
+    const res = await request(server)
+      .post(path)
+      .set(SAME_ORIGIN)
+      .type('form')
+      .send({ name, ...fields })
+      .expect(422);
+    expect(textOf(res)).toContain('Keep it under 60 characters.');
+    expect(res.headers['set-cookie'] ?? []).not.toContainEqual(expect.stringMatching(/^__session=/));
+    expect(textOf(await request(server).get('/guestbook').expect(200))).not.toContain(name);
+    expect(logs.filter((line) => line.level >= 50)).toEqual([]);
+    // Sixty characters are a name.
+    await request(server)
+      .post(path)
+      .set(SAME_ORIGIN)
+      .type('form')
+      .send({ name: 'A'.repeat(60), ...fields })
+      .expect(303);
   });
 });
 
@@ -128,6 +167,28 @@ describe('the store', () => {
     // Likes, two at once, are kept too.
     await Promise.all([again.like('1'), again.like('1')]);
     expect((await createGuestbookStore(file).find('1'))?.likes).toBe(2);
+  });
+
+  test('starts empty from a file not written yet, and refuses, as it starts, a file that holds anything but entries', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'guestbook-'));
+    dirs.push(dir);
+    expect(await createGuestbookStore(join(dir, 'new', 'entries.json')).list()).toEqual([]);
+    const file = join(dir, 'entries.json');
+    const entry = { id: '1', name: 'Ada', message: 'hi', createdAt: '2026-01-01T00:00:00.000Z' };
+    for (const [text, reason] of [
+      ['', 'is not JSON'],
+      ['null', 'is not a JSON list of entries'],
+      [JSON.stringify([{ ...entry, id: 1 }]), 'has an entry (number 1) without'],
+      [JSON.stringify([entry, { ...entry, likes: -1 }]), 'has an entry (number 2) without'],
+      [JSON.stringify([entry, null]), 'has an entry (number 2) without'],
+    ] as const) {
+      await writeFile(file, text);
+      expect(() => createGuestbookStore(file), text).toThrow(GuestbookFileError);
+      expect(() => createGuestbookStore(file), text).toThrow(reason);
+    }
+    // Entries written before likes existed are read with none.
+    await writeFile(file, JSON.stringify([entry]));
+    expect(await createGuestbookStore(file).find('1')).toEqual({ ...entry, createdAt: new Date(entry.createdAt), likes: 0 });
   });
 });
 

@@ -1,4 +1,5 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 export interface Entry {
@@ -41,9 +42,14 @@ interface StoredEntry {
  * file. Writes are queued, so two posts at once never lose one. One instance per process: an
  * app with several instances would use a database here; this module's name keeps it, and
  * `node:fs`, out of the browser.
+ *
+ * The file is read here, at start, and all of it checked: one that cannot be read, or holds
+ * anything but entries, throws a `GuestbookFileError` before the server listens (the app turns
+ * it into a bad setting), rather than failing later in every request, or in none, while the
+ * instance reports itself ready. A file that does not exist yet is an empty guest book.
  */
 export function createGuestbookStore(file?: string): GuestbookStore {
-  let entries: Promise<readonly Entry[]> = file === undefined ? Promise.resolve([]) : readEntries(file);
+  let entries: Promise<readonly Entry[]> = Promise.resolve(file === undefined ? [] : readEntries(file));
   let writes: Promise<void> = Promise.resolve();
 
   async function persist(all: readonly Entry[]): Promise<void> {
@@ -93,14 +99,44 @@ export function createGuestbookStore(file?: string): GuestbookStore {
   };
 }
 
-async function readEntries(file: string): Promise<Entry[]> {
+/** A `GUESTBOOK_FILE` the store cannot start from: the message says why. */
+export class GuestbookFileError extends Error {
+  override readonly name = 'GuestbookFileError';
+}
+
+function readEntries(file: string): Entry[] {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
+    throw new GuestbookFileError(`cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
-  const stored = JSON.parse(text) as StoredEntry[];
-  return stored.map((entry) => ({ ...entry, createdAt: new Date(entry.createdAt), likes: entry.likes ?? 0 }));
+  let stored: unknown;
+  try {
+    stored = JSON.parse(text);
+  } catch {
+    throw new GuestbookFileError('is not JSON');
+  }
+  if (!Array.isArray(stored)) throw new GuestbookFileError('is not a JSON list of entries');
+  return stored.map(toEntry);
+}
+
+/** One stored entry, checked field by field: the file may have been edited by hand. */
+function toEntry(value: unknown, index: number): Entry {
+  const entry = (typeof value === 'object' && value !== null ? value : {}) as Partial<Record<keyof StoredEntry, unknown>>;
+  const { id, name, message, createdAt, likes = 0 } = entry;
+  const date = typeof createdAt === 'string' ? new Date(createdAt) : undefined;
+  if (
+    typeof id !== 'string' ||
+    typeof name !== 'string' ||
+    typeof message !== 'string' ||
+    date === undefined ||
+    Number.isNaN(date.getTime()) ||
+    !Number.isSafeInteger(likes) ||
+    (likes as number) < 0
+  ) {
+    throw new GuestbookFileError(`has an entry (number ${index + 1}) without a text id, name and message, a date, and a count of likes`);
+  }
+  return { id, name, message, createdAt: date, likes: likes as number };
 }

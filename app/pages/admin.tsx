@@ -1,8 +1,6 @@
-import { redirect } from '../../shared/action-helpers.ts';
-import { Form } from '../../shared/form.tsx';
 import type { PageHead } from '../../shared/head.ts';
 import { Link } from '../../shared/link.tsx';
-import type { ActionContext, LoadContext, LoadedData, PageProps } from '../../shared/route-definition.ts';
+import type { LoadContext, LoadedData, PageProps } from '../../shared/route-definition.ts';
 import { forbidden, unauthorized } from '../../shared/status-helpers.ts';
 
 export const head: PageHead = { title: 'Admin', robots: 'noindex' };
@@ -16,11 +14,6 @@ export async function load({ context }: LoadContext) {
   return { name: visitor.name, entries: entries.length, latest: entries[0]?.createdAt };
 }
 
-/** Signs out: the cookie is cleared and the browser sent home. */
-export async function action({ context }: ActionContext) {
-  redirect('/', { headers: { 'Set-Cookie': await context.sessions.destroySession(context.session) } });
-}
-
 export default function AdminPage({ data }: PageProps<LoadedData<typeof load>>) {
   return (
     <main className="app-main">
@@ -32,9 +25,6 @@ export default function AdminPage({ data }: PageProps<LoadedData<typeof load>>) 
       <p>
         <Link href="/api/entries">The entries as JSON</Link>
       </p>
-      <Form method="post">
-        <button type="submit">Sign out</button>
-      </Form>
     </main>
   );
 }

@@ -7,6 +7,7 @@ import type { ActionContext, LoadContext, LoadedData, PageProps } from '../../sh
 import { LikeButton } from '../components/like-button.tsx';
 import { TextField } from '../components/text-field.tsx';
 import type { Entry } from '../guestbook/store.server.ts';
+import { nameError } from '../visitor-name.ts';
 
 /** The section layout's title and description (app/layouts/guestbook.tsx) are this page's. */
 export const head: PageHead = {};
@@ -32,7 +33,8 @@ function text(body: Readonly<Record<string, unknown>>, field: keyof Fields): str
 export async function action({ body, context }: ActionContext) {
   const values: Fields = { name: text(body, 'name'), message: text(body, 'message') };
   const errors: Errors = {};
-  if (values.name === '') errors.name = 'Enter your name.';
+  const badName = nameError(values.name);
+  if (badName !== undefined) errors.name = badName;
   if (values.message === '') errors.message = 'Write a message.';
   else if (values.message.length > MAX_MESSAGE) errors.message = `Keep it under ${MAX_MESSAGE} characters.`;
   if (errors.name !== undefined || errors.message !== undefined) return invalid<Errors, Fields>(errors, values);

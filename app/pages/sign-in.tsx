@@ -3,20 +3,26 @@ import { Form } from '../../shared/form.tsx';
 import type { PageHead } from '../../shared/head.ts';
 import type { ActionContext, PageProps } from '../../shared/route-definition.ts';
 import { TextField } from '../components/text-field.tsx';
+import { nameError } from '../visitor-name.ts';
 
 export const head: PageHead = { title: 'Sign in', robots: 'noindex' };
 
 /**
  * Signs in under a name and stores it in the session cookie: an admin when the name is one of
- * `GUESTBOOK_ADMINS`. A demonstration of sessions, not of authentication: a real app checks a
- * password or a provider here, and keeps the rest as it is.
+ * `GUESTBOOK_ADMINS`, sent on to the admin page, a reader to the guest book. A demonstration of
+ * sessions, not of authentication: a real app checks a password or a provider here, and keeps
+ * the rest as it is. The header's sign-out button posts here too (`intent=sign-out`): the
+ * cookie is cleared and the browser sent home.
  */
 export async function action({ body, context }: ActionContext) {
-  const name = typeof body.name === 'string' ? body.name.trim() : '';
-  if (name === '') return invalid({ name: 'Enter your name.' }, { name });
   const { session, sessions, admins } = context;
-  session.set('visitor', { name, role: admins.has(name.toLowerCase()) ? 'admin' : 'reader' });
-  redirect('/admin', { headers: { 'Set-Cookie': await sessions.commitSession(session) } });
+  if (body.intent === 'sign-out') redirect('/', { headers: { 'Set-Cookie': await sessions.destroySession(session) } });
+  const name = typeof body.name === 'string' ? body.name.trim() : '';
+  const error = nameError(name);
+  if (error !== undefined) return invalid({ name: error }, { name });
+  const role = admins.has(name.toLowerCase()) ? 'admin' : 'reader';
+  session.set('visitor', { name, role });
+  redirect(role === 'admin' ? '/admin' : '/guestbook', { headers: { 'Set-Cookie': await sessions.commitSession(session) } });
 }
 
 function isFailure(value: unknown): value is InvalidData<{ name?: string }, { name: string }> {
