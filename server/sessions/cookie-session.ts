@@ -66,18 +66,23 @@ export class SessionTooLargeError extends Error {
   }
 }
 
-function sign(payload: string, secret: string): Buffer {
-  return createHmac('sha256', secret).update(payload).digest();
+function sign(payload: string, secret: string): string {
+  return createHmac('sha256', secret).update(payload).digest('base64url');
 }
 
-/** The data of a cookie value whose signature one of the secrets made; undefined otherwise. */
+/**
+ * The data of a cookie value whose signature one of the secrets made; undefined otherwise. The
+ * signature is compared as written, not as decoded: Node's base64url decoder skips padding and
+ * stray characters and ignores the last character's spare bits, so other spellings decode to the
+ * same bytes, and a changed cookie must not pass.
+ */
 function verified(value: string, secrets: readonly string[]): SessionData | undefined {
   const dot = value.lastIndexOf('.');
   if (dot <= 0) return undefined;
   const payload = value.slice(0, dot);
-  const signature = Buffer.from(value.slice(dot + 1), 'base64url');
+  const signature = Buffer.from(value.slice(dot + 1));
   const trusted = secrets.some((secret) => {
-    const expected = sign(payload, secret);
+    const expected = Buffer.from(sign(payload, secret));
     return expected.length === signature.length && timingSafeEqual(expected, signature);
   });
   if (!trusted) return undefined;
@@ -149,7 +154,7 @@ export function createCookieSessionStorage<Data extends object = SessionData>({ 
     },
     async commitSession(session) {
       const payload = Buffer.from(JSON.stringify(session.data)).toString('base64url');
-      const value = `${payload}.${sign(payload, signingSecret).toString('base64url')}`;
+      const value = `${payload}.${sign(payload, signingSecret)}`;
       const header = stringifySetCookie({ name, value, ...attributes });
       if (Buffer.byteLength(header) > MAX_SESSION_COOKIE_BYTES) throw new SessionTooLargeError(name, Buffer.byteLength(header));
       return header;

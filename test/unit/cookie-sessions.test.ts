@@ -114,6 +114,20 @@ describe('sessions in a signed cookie', () => {
       .expect(401);
   });
 
+  test('a signature spelled other than as issued is no session, though it decodes to the same bytes: 401', async () => {
+    const { app } = sessionApp(storage());
+    const admin = await signIn(app, 'admin');
+    await request(app).get('/admin').set('Cookie', admin).expect(200);
+    // 32 bytes take 43 base64url characters, the last with two bits to spare: its neighbour in the alphabet decodes alike.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(admin.at(-1) ?? '');
+    const neighbour = `${admin.slice(0, -1)}${alphabet[last ^ 1]}`;
+    expect(Buffer.from(neighbour.split('.')[1] ?? '', 'base64url')).toEqual(Buffer.from(admin.split('.')[1] ?? '', 'base64url'));
+    for (const spelled of [`${admin}=`, `${admin}!!`, `${admin}.`.replace(/\.$/, '%3D'), neighbour]) {
+      await request(app).get('/admin').set('Cookie', spelled).expect(401);
+    }
+  });
+
   test('a cookie that does not parse as a session is no session, never a 500', async () => {
     const { app } = sessionApp(storage());
     for (const value of ['', '.', 'abc', 'abc.', '.abc', '%%%.%%%', `${Buffer.from('[1]').toString('base64url')}.x`, 'a.b.c']) {
