@@ -10,7 +10,9 @@ import { createDigest } from './digest.ts';
  */
 export function createMetricsServer(registry: Registry, logger: Logger): Server {
   return createServer(function serveMetrics(req, res) {
-    if (req.url !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+    // A query does not change the path: a scrape job with `params` sends one.
+    const path = req.url?.split('?', 1)[0];
+    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not Found\n');
       return;
     }

@@ -47,6 +47,9 @@ describe('Prometheus metrics', () => {
       expect(res.headers['content-type']).toContain('text/plain');
       expect(res.text).toContain('# TYPE http_requests_total counter');
       await request(metricsServer).get('/').expect(404);
+      // Prometheus sends a scrape job's `params` as a query: the path is still /metrics.
+      expect((await request(metricsServer).get('/metrics?module=web&x=1').expect(200)).text).toContain('# TYPE http_requests_total counter');
+      await request(metricsServer).get('/metricsx?y').expect(404);
     } finally {
       await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
     }
