@@ -97,7 +97,12 @@ describe('a request target the router cannot read still meets the app', () => {
 
   // url.parse (under Express's router) throws on these, so before the check the router skipped
   // every middleware and answered its bare "Cannot GET".
-  test.each(['http://[::1/x', 'http://a@[/', 'http://[::1]:x/', 'http://'])('GET %s: the 400 page, a request id, security headers, a log line and a metric', async (target) => {
+  test.each([
+    ['http://[::1/x', '/x'],
+    ['http://a@[/', '/'],
+    ['http://[::1]:x/', '/'],
+    ['http://', '/'],
+  ])('GET %s: the 400 page, a request id, security headers, a log line (its path without the authority) and a metric', async (target, path) => {
     const res = await rawRequest(port, `GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
     expect(res.status).toBe(400);
     expect(res.body).toContain('<title>400: Bad Request.</title>');
@@ -107,7 +112,7 @@ describe('a request target the router cannot read still meets the app', () => {
     expect(requestId).toBeDefined();
     const lines = built.logs.filter((line) => line.reqId === requestId);
     expect(lines.map((line) => line.msg)).toEqual(['malformed request', 'request completed']);
-    expect(lines[1]).toMatchObject({ status: 400, path: target });
+    expect(lines[1]).toMatchObject({ status: 400, path });
     expect(warnings.filter((warning) => warning.name === 'DeprecationWarning')).toEqual([]);
   });
 

@@ -6,6 +6,8 @@ import { createApp } from '../../server/app.ts';
 import { createHttpLogger } from '../../server/observability/http-logger.ts';
 import { createLogger, REDACTED_PATHS } from '../../server/observability/logger.ts';
 import { buildApp, LEVEL } from '../support/build-app.ts';
+import { closeTestServers, listenForTest } from '../support/http-client.ts';
+import { openRawConnection } from '../support/raw-http.ts';
 import { unitRoutes } from '../support/pages.tsx';
 
 describe('request ids', () => {
@@ -120,6 +122,32 @@ describe('the completion line', () => {
       ['GET', '/throw-in-load', '/throw-in-load', 500],
     ]);
     expect(lines.join('')).not.toContain('SECRET-QUERY');
+  });
+
+  test('logs the path alone: never the credentials of an absolute-form target, its host, a query or a fragment', async () => {
+    const { app, lines } = rawLogging();
+    const { port } = await listenForTest(app);
+    const targets = [
+      'http://SECRET-USER:SECRET-PASS@localhost/users/7?token=SECRET-QUERY',
+      'http://SECRET-USER@localhost?SECRET-QUERY',
+      '/users/8#SECRET-FRAGMENT',
+      'http://localhost',
+    ];
+    for (const target of targets) {
+      const connection = await openRawConnection(port);
+      connection.write(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+      await connection.closedWithin(2_000);
+      connection.destroy();
+    }
+    const completions = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'request completed');
+    expect(completions.map((line) => [line.path, line.status])).toEqual([
+      ['/users/7', 200],
+      ['/', 200],
+      ['/users/8', 200],
+      ['/', 200],
+    ]);
+    expect(lines.join('')).not.toContain('SECRET');
+    await closeTestServers();
   });
 
   test('is one line per request, written once even though the response both finishes and closes', async () => {
