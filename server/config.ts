@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import { isSitePath } from './http/site-path.ts';
 import { isPolicySource } from './security/content-security-policy.ts';
 import { CSRF_SECRET_MIN_LENGTH } from './security/csrf.ts';
 
@@ -113,13 +114,26 @@ function origin(env: Env, name: string, allowPath = false): URL | undefined {
 /** Names `proxy-addr` (Express's `trust proxy`) knows besides addresses and subnets. */
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
+/** An IPv4 netmask's ones are contiguous from the left, and there is at least one: `255.255.0.0`, not `255.0.255.0` or `0.0.0.0`. */
+function isNetmask(mask: string): boolean {
+  const value = mask.split('.').reduce((sum, part) => sum * 256 + Number(part), 0);
+  const hostBits = 0xffff_ffff - value;
+  return value !== 0 && (hostBits & (hostBits + 1)) === 0;
+}
+
+/**
+ * An entry `proxy-addr` (Express's `trust proxy`) takes: a name, an address, or a subnet whose
+ * prefix length is 1 to the address's bits, or, after an IPv4 address, a netmask. What it would
+ * refuse must be refused here, naming the variable: it would otherwise throw inside createApp.
+ */
 function isProxyAddress(entry: string): boolean {
   if (PROXY_NAMES.has(entry)) return true;
   const [address = '', bits, ...rest] = entry.split('/');
-  if (rest.length > 0 || isIP(address) === 0) return false;
+  const family = isIP(address);
+  if (rest.length > 0 || family === 0) return false;
   if (bits === undefined) return true;
-  const max = isIP(address) === 4 ? 32 : 128;
-  return /^\d+$/.test(bits) ? Number(bits) <= max : isIP(bits) === 4;
+  if (/^\d+$/.test(bits)) return Number(bits) >= 1 && Number(bits) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(bits) === 4 && isNetmask(bits);
 }
 
 /** `TRUST_PROXY`: true/false, a hop count, or a comma list of addresses, subnets and names. */
@@ -163,7 +177,7 @@ function scriptSwitch(env: Env, name: string): boolean | string {
   if (raw === undefined || ['off', 'false', '0'].includes(raw)) return false;
   if (['on', 'true', '1'].includes(raw)) return true;
   if (UNSAFE_IN_POLICY.test(raw)) throw new ConfigError(name, raw, expected);
-  if (raw.startsWith('/') && !raw.startsWith('//')) return raw;
+  if (isSitePath(raw)) return raw;
   try {
     const url = new URL(raw);
     if ((url.protocol === 'https:' || url.protocol === 'http:') && isPolicySource(url.origin)) return url.href;
@@ -220,7 +234,8 @@ export function parseConfig(env: Env, defaults: { readonly assetsDir: string }):
   if (headersTimeoutMs <= keepAliveTimeoutMs) {
     throw new ConfigError('HEADERS_TIMEOUT_MS', String(headersTimeoutMs), `more than KEEP_ALIVE_TIMEOUT_MS (${keepAliveTimeoutMs})`);
   }
-  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', DEFAULTS.requestTimeoutMs, 0, HOUR_MS);
+  // Unset, it is at least the headers timeout, which Node requires and a long keep-alive raises.
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', Math.max(DEFAULTS.requestTimeoutMs, headersTimeoutMs), 0, HOUR_MS);
   if (requestTimeoutMs !== 0 && requestTimeoutMs < headersTimeoutMs) {
     // Node refuses a headers timeout longer than the request timeout.
     throw new ConfigError('REQUEST_TIMEOUT_MS', String(requestTimeoutMs), `0 or at least HEADERS_TIMEOUT_MS (${headersTimeoutMs})`);

@@ -1,3 +1,5 @@
+import { isSitePath } from '../http/site-path.ts';
+
 /**
  * docs/observability.md: the hosting provider's page-view and performance scripts, each off unless
  * configured. `true` loads the provider's same-origin default path; a string loads that URL.
@@ -24,7 +26,7 @@ function resolveSource(setting: boolean | string | undefined, fallback: string):
 
 /** Cross-origin sources need their origin in the CSP; same-origin paths are covered by 'self'. */
 function originOf(source: string): string | undefined {
-  if (source.startsWith('/') && !source.startsWith('//')) return undefined;
+  if (isSitePath(source)) return undefined;
   return new URL(source).origin;
 }
 

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import createExpress from 'express';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, DEFAULTS, parseConfig } from '../../server/config.ts';
 
@@ -119,6 +120,51 @@ describe('configuration values', () => {
   ])('accept TRUST_PROXY=%s as Express does', (raw, expected) => {
     expect(parse({ TRUST_PROXY: raw }).trustProxy).toEqual(expected);
   });
+
+  test('take a subnet list exactly when Express does: what it would refuse at start is refused here, naming the variable', () => {
+    const entries = [
+      '10.0.0.0/8',
+      '10.0.0.0/1',
+      '10.0.0.0/32',
+      '10.0.0.0/33',
+      '10.0.0.0/0',
+      '10.0.0.0/255.255.0.0',
+      '10.0.0.0/255.255.255.255',
+      '10.0.0.0/255.0.255.0',
+      '10.0.0.0/0.0.0.0',
+      '10.0.0.0/128.0.0.0',
+      '::1/128',
+      '::1/129',
+      '::1/0',
+      '::1/255.255.255.0',
+      'fd00::/8',
+      '::ffff:10.0.0.1',
+    ];
+    for (const entry of entries) {
+      let express = true;
+      try {
+        createExpress().set('trust proxy', [entry]);
+      } catch {
+        express = false;
+      }
+      let config = true;
+      try {
+        parse({ TRUST_PROXY: entry });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        config = false;
+      }
+      expect({ entry, config }).toEqual({ entry, config: express });
+    }
+  });
+
+  test('a keep-alive long enough to push the headers timeout past the request timeout default takes the request timeout along', () => {
+    // Before, this refused REQUEST_TIMEOUT_MS, which the operator never set.
+    expect(parse({ KEEP_ALIVE_TIMEOUT_MS: '300000' })).toMatchObject({ keepAliveTimeoutMs: 300_000, headersTimeoutMs: 301_000, requestTimeoutMs: 301_000 });
+    expect(parse({ HEADERS_TIMEOUT_MS: '400000' })).toMatchObject({ headersTimeoutMs: 400_000, requestTimeoutMs: 400_000 });
+    // One the operator sets is still checked, and named.
+    expect(() => parse({ KEEP_ALIVE_TIMEOUT_MS: '300000', REQUEST_TIMEOUT_MS: '300000' })).toThrow('Invalid REQUEST_TIMEOUT_MS="300000"');
+  });
 });
 
 describe('a bad value', () => {
@@ -133,6 +179,11 @@ describe('a bad value', () => {
     ['PUBLIC_ORIGIN', 'ftp://shop.example.com'],
     ['TRUST_PROXY', 'everyone'],
     ['TRUST_PROXY', '10.0.0.0/99'],
+    // What proxy-addr refuses, which would otherwise throw inside createApp with a stack and exit 1.
+    ['TRUST_PROXY', '10.0.0.0/255.0.255.0'],
+    ['TRUST_PROXY', '10.0.0.0/0.0.0.0'],
+    ['TRUST_PROXY', '10.0.0.0/0'],
+    ['TRUST_PROXY', '::1/255.255.255.0'],
     ['KEEP_ALIVE_TIMEOUT_MS', '1.5'],
     ['HEADERS_TIMEOUT_MS', '1000'],
     ['REQUEST_TIMEOUT_MS', '2000'],
@@ -162,6 +213,8 @@ describe('a bad value', () => {
     ['ANALYTICS_PAGE_VIEWS', 'https://[::1]/pv.js'],
     ['ANALYTICS_SPEED_INSIGHTS', '/scripts/si.js;script-src'],
     ['ANALYTICS_SPEED_INSIGHTS', "/scripts/si.js'"],
+    // Browsers read a backslash as a slash: a path in name, another host in fact.
+    ['ANALYTICS_PAGE_VIEWS', '/\\evil.example/x.js'],
   ])('%s=%s is refused with a message naming both', (variable, value) => {
     let caught: unknown;
     try {
@@ -182,6 +235,7 @@ describe('a bad value', () => {
   test.each([
     ['PORT', 'eighty'],
     ['TRUST_PROXY', 'everyone'],
+    ['TRUST_PROXY', '10.0.0.0/255.0.255.0'],
     ['COMPRESSION', 'brotli'],
     ['SHUTDOWN_DEADLINE_MS', '20s'],
     ['ANALYTICS_PAGE_VIEWS', 'https://evil.example;script-src-elem'],
