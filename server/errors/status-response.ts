@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { prefersJson } from '../http/prefers-json.ts';
 import { writePreparedHead } from '../http/response-head.ts';
 import { statusJson, type PreparedAnswer, type StatusPages } from './status-pages.ts';
 
@@ -24,15 +25,6 @@ export function renderStatusAnswer(pages: StatusPages, answer: StatusAnswer, non
     return pages.answer(body, wantsJson, nonce);
   }
   return pages.prepared(status, wantsJson) ?? pages.answer(pages.status(status, nonce), wantsJson, nonce);
-}
-
-export function prefersJson(req: Request): boolean {
-  // Most requests never mention JSON: skip parsing their Accept header.
-  const accept = req.headers.accept;
-  if (accept === undefined || (!accept.includes('json') && !accept.includes('application/*'))) return false;
-  // `accepts` returns the first listed type on ties and for `*/*`, so HTML wins unless JSON
-  // is explicitly preferred.
-  return req.accepts(['html', 'json']) === 'json';
 }
 
 /**

@@ -4,7 +4,9 @@ import { NAVIGATION_KEEP_HEADER } from '../../shared/navigation.ts';
 import { isRedirect } from '../../shared/responses.ts';
 import type { RouteErrorPayload } from '../../shared/route-errors.ts';
 import type { LayoutDefinition, PageRouteDefinition } from '../../shared/route-definition.ts';
+import { prefersJson } from '../http/prefers-json.ts';
 import { logServerError } from '../observability/server-error-log.ts';
+import { navigationScope } from './navigation-request.ts';
 import { isRenderStopReason } from './render-errors.ts';
 
 /** Where a branch's loads failed: the level whose `ErrorBoundary` shows, the status, and what `useRouteError()` gives. */
@@ -22,11 +24,12 @@ export function branchLevels(route: PageRouteDefinition): readonly (LayoutDefini
 
 /**
  * The layouts whose data the browser already has and asks not to be sent again (an in-place
- * navigation between pages of the same layouts, client/router.tsx). Only on a GET: after a post
- * every level loads again, so what the action changed shows everywhere.
+ * navigation between pages of the same layouts, client/router.tsx). Only for a data answer, never
+ * a document, which renders every layout; and only on a GET: after a post every level loads
+ * again, so what the action changed shows everywhere.
  */
 export function keptLayouts(req: Request, layouts: readonly LayoutDefinition[]): ReadonlySet<string> {
-  const header = req.method === 'POST' ? undefined : req.get(NAVIGATION_KEEP_HEADER);
+  const header = req.method === 'POST' || navigationScope(req) === undefined ? undefined : req.get(NAVIGATION_KEEP_HEADER);
   if (header === undefined) return NONE;
   const named = new Set(header.split(','));
   return new Set(layouts.filter((layout) => named.has(layout.id)).map((layout) => layout.id));
@@ -40,9 +43,11 @@ const NONE: ReadonlySet<string> = new Set();
  * layouts above it, with the status and log line the status page would have had (a status helper
  * its 4xx and no error line; anything else 500 and one error line with the digest the boundary
  * shows). `undefined` leaves the failure to Express as before: no boundary, a `redirect()`, the
- * render timeout or a departed client.
+ * render timeout or a departed client; and a client that prefers JSON to the document, which
+ * gets the status answer's JSON (an in-place navigation's data shows the boundary, as JSON).
  */
 export function routeFailure(req: Request, route: PageRouteDefinition, failedAt: number, reason: unknown, development: boolean): RouteFailure | undefined {
+  if (navigationScope(req) === undefined && prefersJson(req)) return undefined;
   const levels = branchLevels(route);
   const at = levels.findLastIndex((level, index) => index <= failedAt && level.ErrorBoundary !== undefined);
   return at === -1 ? undefined : routeFailureAt(req, at, reason, development);

@@ -1,5 +1,4 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { NAVIGATION_HEADER, NAVIGATION_SCOPE, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
 import type { PageDataMeta } from '../../shared/page-data.ts';
 import type { SiteHead } from '../../shared/head.ts';
 import type { PageRouteDefinition } from '../../shared/route-definition.ts';
@@ -9,6 +8,7 @@ import { fixedDataScript } from './data-stream.ts';
 import { DeferredDataError } from './deferred-data.ts';
 import { streamDocument, type DocumentRoute, type DocumentSettings } from './document-answer.tsx';
 import { fetcherPost, sendFetcherAnswer } from './fetcher-answer.ts';
+import { navigationScope } from './navigation-request.ts';
 import { sendPageData } from './page-data-response.ts';
 import { createPageHeads } from './page-head.ts';
 import { PageLifecycle } from './page-lifecycle.ts';
@@ -29,13 +29,6 @@ export interface PageHandlerOptions {
    * a browser imports to navigate in place; without a build, pages render on the server only.
    */
   readonly client: { readonly assets: ClientAssets | undefined; readonly routeTable: string | undefined };
-}
-
-/** Whether the request is an in-place navigation asking for the data alone, in a scope it named (client/router.tsx). */
-function navigationScope(req: Request): string | undefined {
-  if (req.get(NAVIGATION_HEADER) !== 'data') return undefined;
-  const scope = req.get(NAVIGATION_SCOPE_HEADER);
-  return scope !== undefined && NAVIGATION_SCOPE.test(scope) ? scope : undefined;
 }
 
 /** A page's data instead of its document, for an in-place navigation (page-data-response.ts). */

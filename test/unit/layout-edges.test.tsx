@@ -129,6 +129,17 @@ describe('which boundary shows a failed load', () => {
     expect(res.text).toContain(`Digest: ${String(errorLines(logs)[0]?.digest)}`);
   });
 
+  test("a client that prefers JSON gets the status answer's JSON, not the boundary's HTML: 500, the digest of the one error line", async () => {
+    const { app, logs } = buildApp(table);
+    const res = await request(app).get('/page?fail').set('Accept', 'application/json').expect(500);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const [line] = errorLines(logs);
+    expect(errorLines(logs)).toHaveLength(1);
+    expect(res.body).toEqual({ status: 500, message: 'Internal Server Error.', digest: line?.digest });
+    // A browser's document keeps the boundary.
+    expect((await request(app).get('/page?fail').set('Accept', 'text/html,application/json;q=0.9').expect(500)).text).toContain('BOUNDARY');
+  });
+
   test('an HttpError of 500 or more is a server error for the boundary too: 500, one error line, its digest', async () => {
     const { app, logs } = buildApp(table);
     const res = await request(app).get('/page?http-500').expect(500);

@@ -161,6 +161,22 @@ describe('layouts', () => {
     expect(kept.text).toContain('loaded-b');
   });
 
+  test.each([
+    ['no navigation header', {}],
+    ['a navigation header with a scope that is no scope', { 'X-Navigation': 'data', 'X-Navigation-Scope': 'not a scope!' }],
+  ])('a document carries every layout whatever the request asks to keep (%s): 200, every load run, no error', async (_case, headers) => {
+    const { table, counts } = counting();
+    const pages = asHydrating(table);
+    const { app, logs } = buildApp(pages.routes, { assets: pages.assets });
+    // Before, the kept layouts rendered without their data: a 500 and an error line for one header.
+    const res = await request(app).get('/in/a').set(headers).set('X-Navigation-Keep', 'shell,section').expect(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(counts).toEqual({ shell: 1, section: 1, page: 1 });
+    expect(res.text).toContain('SHELL-HEADER');
+    expect(res.text).not.toContain('kept');
+    expect(errorLines(logs)).toEqual([]);
+  });
+
   test('after a post every level loads again, whatever the browser asked to keep, so what the action changed shows everywhere', async () => {
     const { table, counts } = counting();
     const pages = asHydrating(table);
