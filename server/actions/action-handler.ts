@@ -6,6 +6,7 @@ import type { RouteDefinition } from '../../shared/route-definition.ts';
 import { untilAborted } from '../render/abortable.ts';
 import { ClientDisconnectedError, RenderTimeoutError } from '../render/render-errors.ts';
 import { createLoadContext, NO_APP_CONTEXT, type GetLoadContext } from '../render/request-context.ts';
+import { requestUrl } from '../render/request-url.ts';
 import { normalizeParams } from '../render/route-params.ts';
 import { unwrapData } from '../render/page-answer.ts';
 import { sendRedirect } from './redirect-answer.ts';
@@ -58,6 +59,9 @@ export function createActionHandler(route: RouteDefinition, showPage: RequestHan
 
   return async function runAction(req: Request, res: Response, next: NextFunction) {
     res.locals.routePattern = route.path;
+    // The URL a redirect resolves against, made before the action runs: a request whose Host
+    // makes no origin (HTTP/1.0 may send none) gets its 400 before anything has changed, not after.
+    requestUrl(req, publicOrigin);
     const client = new AbortController();
     res.on('close', function actionClientGone() {
       if (!res.writableFinished) client.abort(new ClientDisconnectedError());

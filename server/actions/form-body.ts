@@ -9,6 +9,13 @@ import { hasBody, watchBodyCutShort } from '../http/body-limit.ts';
  */
 export const ACTION_BODY_LIMIT_BYTES = 64 * 1024;
 
+/**
+ * The most fields an urlencoded body may hold: far more than any form has, few enough that a
+ * small body of empty fields cannot make the parser build a large object. Over it: 413, as for
+ * bytes (body-parser's own answer to `parameterLimit`, which it counts before parsing).
+ */
+export const ACTION_FIELD_LIMIT = 1_000;
+
 const URLENCODED = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
 
@@ -31,7 +38,7 @@ export function createFormBodyParser(limitBytes: number = ACTION_BODY_LIMIT_BYTE
     // `inflate: false`: browsers never compress what they post, and a compressed body would
     // get past the byte count above and be inflated in memory.
     parsers ??= [
-      [URLENCODED, express.urlencoded({ extended: false, limit: limitBytes, inflate: false, type: URLENCODED })],
+      [URLENCODED, express.urlencoded({ extended: false, limit: limitBytes, parameterLimit: ACTION_FIELD_LIMIT, inflate: false, type: URLENCODED })],
       [JSON_TYPE, express.json({ limit: limitBytes, inflate: false, type: JSON_TYPE })],
     ];
     return parsers;
@@ -62,8 +69,9 @@ export function createFormBodyParser(limitBytes: number = ACTION_BODY_LIMIT_BYTE
       stopWatching();
       next(error);
     }
-    // The client stopped sending before the body's end: the parser would wait for the rest.
-    const stopWatching = watchBodyCutShort(req, () => finish(new HttpError(400)));
+    // The client stopped sending before the body's end, or the request deadline passed first:
+    // the parser would wait for the rest.
+    const stopWatching = watchBodyCutShort(req, (status) => finish(new HttpError(status)));
     // Added before the parser's own listener, in the same tick: it sees every chunk first.
     function count(chunk: Buffer): void {
       received += chunk.length;

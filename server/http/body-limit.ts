@@ -28,23 +28,45 @@ export function closeConnectionUnlessBodyRead(req: Request, res: Response, next:
   next();
 }
 
+/** Readers of a request's body, to be told when the request deadline passes before its end. */
+const deadlineWatchers = new WeakMap<IncomingMessage, () => void>();
+
 /**
- * Calls `onCut` when the client half-closes before the request's body is whole: it will send
- * nothing more, so the body can never end, and without this its reader would wait for it until
- * the request deadline (minutes). Returns the function that stops watching; the body's own end
- * stops it too, so a kept-alive connection carries no listener on to its next request.
+ * The request deadline (`REQUEST_TIMEOUT_MS`) passed while `req`'s body was still arriving: tells
+ * the reader watching it (watchBodyCutShort), which answers 408 as the app answers everything.
+ * False when nothing reads the body that way; the server then closes the connection itself.
  */
-export function watchBodyCutShort(req: IncomingMessage, onCut: () => void): () => void {
+export function requestDeadlinePassed(req: IncomingMessage): boolean {
+  const watcher = deadlineWatchers.get(req);
+  watcher?.();
+  return watcher !== undefined;
+}
+
+/**
+ * Calls `onCut` when the request's body will not be whole: with 400 when the client half-closes
+ * before its end (it will send nothing more, and without this its reader would wait for it until
+ * the request deadline), with 408 when the request deadline passes first (server/lifecycle/
+ * http-server.ts says so, through requestDeadlinePassed). Returns the function that stops
+ * watching; the body's own end stops it too, so a kept-alive connection carries no listener on to
+ * its next request.
+ */
+export function watchBodyCutShort(req: IncomingMessage, onCut: (status: 400 | 408) => void): () => void {
   const { socket } = req;
   function clientEnded(): void {
     stop();
-    if (!req.complete) onCut();
+    if (!req.complete) onCut(400);
+  }
+  function deadlinePassed(): void {
+    stop();
+    onCut(408);
   }
   function stop(): void {
     socket.off('end', clientEnded);
     req.off('end', stop);
+    deadlineWatchers.delete(req);
   }
   req.once('end', stop);
+  deadlineWatchers.set(req, deadlinePassed);
   // The FIN may have been read already, with the head and what came of the body.
   if (socket.readableEnded) queueMicrotask(clientEnded);
   else socket.once('end', clientEnded);
@@ -109,10 +131,10 @@ export function readBodyWithin(limitBytes: number): RequestHandler {
     req.once('end', onEnd);
     // The client went away: there is no one left to answer.
     req.once('error', stopReading);
-    // The client stopped sending before the body's end: it is cut short for good.
-    const stopWatching = watchBodyCutShort(req, function bodyCutShort() {
+    // The client stopped sending before the body's end, or the request deadline passed first.
+    const stopWatching = watchBodyCutShort(req, function bodyCutShort(status) {
       stopReading();
-      next(new HttpError(400));
+      next(new HttpError(status));
     });
   };
 }

@@ -11,6 +11,8 @@ export const MAX_PENDING_ANSWERS = 32;
 
 interface Queue {
   pending: number;
+  /** The answer to the connection's latest request, until it closes. */
+  latest: ServerResponse | undefined;
   readonly whenIdle: Array<() => void>;
 }
 
@@ -26,7 +28,7 @@ export class AnswerQueues {
   #queueOf(socket: object): Queue {
     let queue = this.#queues.get(socket);
     if (queue === undefined) {
-      queue = { pending: 0, whenIdle: [] };
+      queue = { pending: 0, latest: undefined, whenIdle: [] };
       this.#queues.set(socket, queue);
     }
     return queue;
@@ -37,11 +39,18 @@ export class AnswerQueues {
     const queue = this.#queueOf(socket);
     if (queue.pending >= MAX_PENDING_ANSWERS) return false;
     queue.pending += 1;
+    queue.latest = res;
     res.on('close', function answerClosed() {
       queue.pending -= 1;
+      if (queue.latest === res) queue.latest = undefined;
       if (queue.pending === 0) for (const callback of queue.whenIdle.splice(0)) callback();
     });
     return true;
+  }
+
+  /** The answer owed to the latest request on `socket`, whose body may still be arriving; `undefined` once it closed. */
+  latestOwed(socket: object): ServerResponse | undefined {
+    return this.#queues.get(socket)?.latest;
   }
 
   /** Runs `callback` now if nothing is owed on `socket`, else once the last owed answer has closed. */

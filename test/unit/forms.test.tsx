@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import request from 'supertest';
 import { afterEach, describe, expect, test } from 'vitest';
-import { ACTION_BODY_LIMIT_BYTES } from '../../server/actions/form-body.ts';
+import { ACTION_BODY_LIMIT_BYTES, ACTION_FIELD_LIMIT } from '../../server/actions/form-body.ts';
 import { CSRF_COOKIE, issueToken } from '../../server/security/csrf.ts';
 import { invalid, redirect, type InvalidData } from '../../shared/action-helpers.ts';
 import { Form } from '../../shared/form.tsx';
@@ -329,6 +329,52 @@ describe('bodies', () => {
     expect(responses.map((response) => response.status)).toEqual([status]);
     if (status === 413) expect(responses[0]?.body).toMatch(PAGE_TITLE(413));
     expect(built.runs).toHaveLength(status === 200 ? 1 : 0);
+  });
+
+  test.each([
+    [ACTION_FIELD_LIMIT, 200],
+    [ACTION_FIELD_LIMIT + 1, 413],
+  ])('an urlencoded body of %i fields, far under the byte limit, gets %i', async (fields, status) => {
+    const built = formApp();
+    const body = ['name=Ada', ...Array.from({ length: fields - 1 }, (_, index) => `f${index}=`)].join('&');
+    expect(body.length).toBeLessThan(ACTION_BODY_LIMIT_BYTES / 4);
+    const res = await request(built.app).post('/signup/news').set('Sec-Fetch-Site', 'same-origin').type('form').send(body);
+    expect(res.status).toBe(status);
+    if (status === 413) expect(res.text).toMatch(PAGE_TITLE(413));
+    expect(built.runs).toHaveLength(status === 200 ? 1 : 0);
+  });
+
+  test('an HTTP/1.0 post without Host, whose redirect would have no origin to resolve against, gets 400 before the action runs', async () => {
+    // An action that never reads `request`, whose URL would be made, and refused, as it is read.
+    const saved: string[] = [];
+    const routes = [
+      defineRoute({
+        path: '/save',
+        component: () => <h1>Save</h1>,
+        action: ({ body }: ActionContext) => {
+          saved.push(String(body.name));
+          return redirect('/saved');
+        },
+      }),
+    ];
+    const head = (body: string) =>
+      `POST /save HTTP/1.0\r\nSec-Fetch-Site: same-origin\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    const built = buildApp(routes, { forms: { secret: SECRET } });
+    const connection = await openRawConnection((await start(built)).port);
+    connection.write(head('name=Ada'));
+    await connection.closedWithin(2_000);
+    const [response] = splitResponses(connection.received());
+    expect(response?.status).toBe(400);
+    expect(response?.body).toMatch(PAGE_TITLE(400));
+    // Before, the action ran (and would have committed), then its redirect found no origin: a 400 for a change made.
+    expect(saved).toEqual([]);
+    // With a public origin there is one to resolve against, Host or not: the action runs and redirects.
+    const withOrigin = buildApp(routes, { forms: { secret: SECRET }, publicOrigin: new URL('https://shop.example.com') });
+    const second = await openRawConnection((await start(withOrigin)).port);
+    second.write(head('name=Grace'));
+    await second.closedWithin(2_000);
+    expect(splitResponses(second.received())[0]?.status).toBe(303);
+    expect(saved).toEqual(['Grace']);
   });
 
   test('a declared length one byte over the limit gets 413 before the body is read, and the connection closes', async () => {

@@ -4,14 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
+import express from 'express';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, test } from 'vitest';
 import { MAX_PENDING_ANSWERS } from '../../server/lifecycle/http-server.ts';
 import { createLogger } from '../../server/observability/logger.ts';
-import type { PageProps } from '../../shared/route-definition.ts';
+import { defineRoute, type PageProps } from '../../shared/route-definition.ts';
 import { buildApp, delay, errorLines, type LogLine } from '../support/build-app.ts';
 import { closeTestServers, listenForTest } from '../support/http-client.ts';
-import { openRawConnection } from '../support/raw-http.ts';
+import { openRawConnection, splitResponses } from '../support/raw-http.ts';
 
 const folders: string[] = [];
 afterEach(async () => {
@@ -143,6 +144,83 @@ describe('slow clients', () => {
     expect(served.length).toBeLessThanOrEqual(MAX_PENDING_ANSWERS);
     expect(logs.some((line) => line.msg === 'answer not delivered in time: connection closed')).toBe(true);
     await settled(async () => (await openConnections(server)) === 0);
+    expect(errorLines(logs)).toEqual([]);
+  });
+});
+
+describe('a request body that does not arrive by the request deadline', () => {
+  /** A page with an action that records what it was posted: it must never run on a body that never came. */
+  function postingApp() {
+    const posted: unknown[] = [];
+    const built = buildApp(
+      [
+        defineRoute({
+          path: '/post',
+          component: () => <h1>Post</h1>,
+          action: ({ body }) => {
+            posted.push(body);
+            return { saved: true };
+          },
+        }),
+      ],
+      { telemetry: { enabled: true } },
+    );
+    return { ...built, posted };
+  }
+
+  test("an app's own route that reads the body its own way: no answer can come, so the connection closes", async () => {
+    const built = buildApp([], {
+      middleware: (router) => {
+        router.post('/hook', express.json(), (_req, res) => {
+          res.json({ ok: true });
+        });
+      },
+    });
+    const { server, port } = await listenForTest(built.app, { headersTimeoutMs: 500, requestTimeoutMs: 1_000, logger: serverLogger(built.logs) });
+    const connection = await openRawConnection(port);
+    connection.write('POST /hook HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":');
+    // Before, the socket stayed open for as long as the client kept it.
+    expect(await connection.closedWithin(4_000)).toBeLessThan(2_500);
+    expect(connection.received()).toBe('');
+    await settled(async () => (await openConnections(server)) === 0);
+    expect(built.logs.find((line) => line.msg === 'request body not received in time')).toBeDefined();
+    expect(errorLines(built.logs)).toEqual([]);
+  });
+
+  /**
+   * Posts a head declaring 100 bytes, and the body one byte every 200 ms (it would take 20 s),
+   * to a server whose request deadline is 1 s, checked at the default interval.
+   */
+  async function trickle(path: string, contentType: string, body: string) {
+    const built = postingApp();
+    const { server, port } = await listenForTest(built.app, { headersTimeoutMs: 500, requestTimeoutMs: 1_000, logger: serverLogger(built.logs) });
+    const connection = await openRawConnection(port);
+    connection.write(`POST ${path} HTTP/1.1\r\nHost: localhost\r\nSec-Fetch-Site: same-origin\r\nContent-Type: ${contentType}\r\nContent-Length: 100\r\n\r\n`);
+    let sent = 0;
+    const drip = setInterval(() => connection.write(body[sent++ % body.length] ?? 'a'), 200);
+    const closedAfterMs = await connection.closedWithin(4_000);
+    clearInterval(drip);
+    connection.destroy();
+    await settled(async () => (await openConnections(server)) === 0);
+    return { ...built, closedAfterMs, responses: splitResponses(connection.received()) };
+  }
+
+  test.each([
+    ['a form post', '/post', 'application/x-www-form-urlencoded', 'name=Ada&message=hello'],
+    ['a JSON action post', '/post', 'application/json', '{"name":"Ada","message":"hello"}'],
+    ['a telemetry report', '/_telemetry/vitals', 'application/json', '{"name":"LCP","value":1}'],
+  ])('%s trickled past it gets one answer, the 408 page, and its connection closes: nothing runs on it', async (_kind, path, type, body) => {
+    const { responses, closedAfterMs, posted, logs } = await trickle(path, type, body);
+    // Before, nothing answered: the 408 waited behind the answer owed to the request, which waited for its body.
+    expect(closedAfterMs).toBeLessThan(2_500);
+    expect(responses.map((response) => response.status)).toEqual([408]);
+    expect(responses[0]?.head).toMatch(/\r\nConnection: close(\r\n|$)/i);
+    expect(responses[0]?.head).toMatch(/\r\nContent-Security-Policy: /i);
+    expect(responses[0]?.body).toContain('<title>408: Request Timeout.</title>');
+    expect(posted).toEqual([]);
+    const reqId = /\r\nX-Request-Id: ([^\r]+)/i.exec(responses[0]?.head ?? '')?.[1];
+    expect(logs.find((line) => line.msg === 'request body not received in time')).toMatchObject({ reqId });
+    expect(logs.filter((line) => line.reqId === reqId && line.status === 408)).toHaveLength(1);
     expect(errorLines(logs)).toEqual([]);
   });
 });
