@@ -18,13 +18,21 @@ const pathCharacters = fc.string({
 const percentByte = fc.integer({ min: 0, max: 255 }).map((byte) => `%${byte.toString(16).padStart(2, '0')}`);
 const brokenPercent = fc.constantFrom('%', '%z', '%4', '%%', '%G0', '%u0041');
 const unicodeSegment = fc.string({ unit: 'grapheme', maxLength: 8 }).map(encodeURIComponent);
-const segment = fc.oneof(pathCharacters, percentByte, brokenPercent, unicodeSegment, fc.constantFrom('..', '.', '', 'assets', 'users', '%2e%2e', '%2f'));
-const path = fc.array(segment, { maxLength: 8 }).map((segments) => `/${segments.join('/')}`);
+const segment = fc.oneof(pathCharacters, percentByte, brokenPercent, unicodeSegment, fc.constantFrom('..', '.', '', 'assets', 'users', 'layouts', 'one', '%2e%2e', '%2f'));
+const randomPath = fc.array(segment, { maxLength: 8 }).map((segments) => `/${segments.join('/')}`);
+/** Random paths, and often the app's own pages, whose handlers random headers must not break either. */
+const path = fc.oneof(randomPath, fc.constantFrom('/', '/users/42', '/layouts/one'));
 const query = fc.option(fc.array(fc.oneof(pathCharacters, percentByte, brokenPercent, fc.constantFrom('=', '&', '?', '[]', '__proto__')), { maxLength: 12 }), {
   nil: undefined,
 });
 const method = fc.oneof(fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE'), fc.stringMatching(/^[A-Z]{1,12}$/));
 const headerValue = fc.oneof(printable, fc.constantFrom('', 'application/json', 'text/html', '*/*', 'Googlebot/2.1'));
+/** What the client router sends (client/router.tsx), and spellings of it that are not. */
+const navigation = fc.record({
+  mode: fc.oneof(printable, fc.constantFrom('data', 'DATA', 'document', '')),
+  scope: fc.option(fc.oneof(printable, fc.constantFrom('n1', 'n42', '', 'n1,n2')), { nil: undefined }),
+  keep: fc.option(fc.oneof(printable, fc.constantFrom('shell', 'section', 'shell,section', 'shell,unknown', ',')), { nil: undefined }),
+});
 
 const request = fc.record({
   method,
@@ -34,6 +42,7 @@ const request = fc.record({
   accept: fc.option(headerValue, { nil: undefined }),
   userAgent: fc.option(headerValue, { nil: undefined }),
   cookie: fc.option(headerValue, { nil: undefined }),
+  navigation: fc.option(navigation, { nil: undefined }),
 });
 
 type FuzzRequest = typeof request extends fc.Arbitrary<infer T> ? T : never;
@@ -46,6 +55,9 @@ function toBytes(r: FuzzRequest): string {
     r.accept === undefined ? undefined : `Accept: ${r.accept}`,
     r.userAgent === undefined ? undefined : `User-Agent: ${r.userAgent}`,
     r.cookie === undefined ? undefined : `Cookie: ${r.cookie}`,
+    r.navigation === undefined ? undefined : `X-Navigation: ${r.navigation.mode}`,
+    r.navigation?.scope === undefined ? undefined : `X-Navigation-Scope: ${r.navigation.scope}`,
+    r.navigation?.keep === undefined ? undefined : `X-Navigation-Keep: ${r.navigation.keep}`,
     'Connection: close',
   ].filter((line) => line !== undefined);
   return `${r.method} ${target} HTTP/1.1\r\n${headers.join('\r\n')}\r\n\r\n`;
@@ -57,7 +69,9 @@ describe(`fuzzing createApp with random requests (${RUNS} runs)`, () => {
   let port: number;
 
   beforeAll(async () => {
-    built = buildApp([...fixtureRoutes.filter((route) => route.path === '/'), ...unitRoutes().filter((route) => route.path === '/users/:id')]);
+    // The home page, a page with a parameter, and pages inside two layouts (which a navigation may keep).
+    const pages = fixtureRoutes.filter((route) => route.path === '/' || route.path === '/layouts/one');
+    built = buildApp([...pages, ...unitRoutes().filter((route) => route.path === '/users/:id')]);
     const listening = await listen(built.app);
     server = listening.server;
     port = Number(new URL(listening.origin).port);
@@ -82,6 +96,9 @@ describe(`fuzzing createApp with random requests (${RUNS} runs)`, () => {
             if (res.status >= 400) expect(res.body).toContain(`<title>${res.status}: `);
           } else if (type === 'application/json') {
             expect(JSON.parse(res.body)).toMatchObject({ status: res.status });
+          } else if (type === 'application/x-ndjson') {
+            // An in-place navigation's data: one JSON value a line.
+            for (const line of res.body.trimEnd().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
           } else {
             // Only Node's parser answers without the app: a short plain status line.
             expect(type).toBe('text/plain');
