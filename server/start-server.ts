@@ -8,6 +8,7 @@ import type { CompileCacheState } from './compile-cache.ts';
 import { loadClientAssets, MANIFEST_FILE, type ClientAssets } from './render/client-assets.ts';
 import type { Config } from './config.ts';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown.ts';
+import { installCrashLog } from './lifecycle/crash-log.ts';
 import { createHttpServer } from './lifecycle/http-server.ts';
 import { createLogger } from './observability/logger.ts';
 import { createMetrics } from './observability/metrics.ts';
@@ -124,12 +125,13 @@ function listen(server: Server, listener: Listener, logger: Logger): Promise<num
 /**
  * Everything `main.ts` does once the configuration and the app's settings are read: load the
  * client build, build the app, serve metrics on their own port when asked, listen, and shut down gracefully on SIGTERM
- * or SIGINT. The metrics port is bound first, so a start that cannot serve its metrics stops
+ * or SIGINT; an error that reaches no handler ends the process after one fatal log line (crash-log.ts). The metrics port is bound first, so a start that cannot serve its metrics stops
  * before the public port takes any traffic. Fixture servers of the tests start through here too,
  * so they run the real lifecycle.
  */
 export async function startServer(config: Config, definition: ResolvedApp, options: StartOptions = {}): Promise<RunningServer> {
   const logger = createLogger({ level: config.logLevel });
+  installCrashLog(logger, (code) => process.exit(code));
   const assets = loadClientBuild(config.assetsDir, logger);
   const readiness = new ReadinessState();
   const metrics = config.metricsPort === undefined ? undefined : await createMetrics();
