@@ -34,12 +34,20 @@ let showView: ((view: View) => void) | undefined;
 /** The view on the screen (or on its way): whose layouts a navigation may keep. */
 let current: View | undefined;
 let nextKey = 1;
+/**
+ * This document's mark on the history entries it made. Keys start again in every document, so
+ * an entry another document left (before a reload, or a page loaded in full) holds a key that
+ * may name a view of this one: only entries with this mark are looked up.
+ */
+const doc = Math.random();
+/** The path and query on the screen: history that changes only the fragment stays on this page. */
+let here = '';
 let inFlight: AbortController | undefined;
 /** The in-flight request when it is a revalidation (Navigator.revalidate), which a navigation replaces but never the other way round. */
 let refreshing: AbortController | undefined;
 let routes: ReadonlyArray<ClientRoute & { readonly pattern: RegExp }> = [];
 let nonce = '';
-const kept = new Map<number, { readonly view: View; readonly title: string; readonly head: ResolvedHead | undefined; readonly styles?: readonly string[] | undefined }>();
+const kept = new Map<number, { readonly view: View; readonly title: string; readonly head: Head; readonly styles?: readonly string[] | undefined }>();
 
 /** The router: renders the current view; `startNavigation` swaps it. */
 export function Router({ initial, render }: { readonly initial: View; readonly render: (view: View) => ReactNode }) {
@@ -125,33 +133,39 @@ function runScript(code: string): void {
   script.remove();
 }
 
-function setHead(title: string, head: ResolvedHead | undefined): void {
+/** The head's tags a page sets (server/render/page-head.ts): replaced on every page, kept by a failed post. */
+const HEAD_TAGS = 'meta[name=description],meta[name=robots],meta[property^="og:"],link[rel=canonical]';
+
+/**
+ * A page's tags as the server resolved them, or as elements: the document's own for the page it
+ * was loaded with, `noindex` alone for a status view, as on the status pages. `undefined` keeps
+ * the tags on the screen.
+ */
+type Head = ResolvedHead | Element[] | undefined;
+
+function setHead(title: string, head: Head): void {
   document.title = title;
   if (head === undefined) return;
-  for (const element of document.head.querySelectorAll('meta[name=description],meta[name=robots],meta[property^="og:"],link[rel=canonical]')) element.remove();
+  for (const element of document.head.querySelectorAll(HEAD_TAGS)) element.remove();
+  if (Array.isArray(head)) {
+    document.head.append(...head);
+    return;
+  }
   for (const { key, value, content } of head.meta) {
     const meta = document.createElement('meta');
     meta.setAttribute(key, value);
     meta.content = content;
     document.head.append(meta);
   }
-  if (head.canonical !== undefined) {
-    const link = document.createElement('link');
-    link.rel = 'canonical';
-    link.href = head.canonical;
-    document.head.append(link);
-  }
+  if (head.canonical !== undefined) document.head.append(Object.assign(document.createElement('link'), { rel: 'canonical', href: head.canonical }));
 }
 
 /** Tells screen readers where they are now, as a page load would. */
 function announce(text: string): void {
   let region = document.getElementById('nav-announcer');
   if (region === null) {
-    region = document.createElement('div');
-    region.id = 'nav-announcer';
-    region.className = 'sr-only';
-    region.setAttribute('aria-live', 'assertive');
-    region.setAttribute('aria-atomic', 'true');
+    // ARIA's reflected properties set the attributes (aria-live, aria-atomic).
+    region = Object.assign(document.createElement('div'), { id: 'nav-announcer', className: 'sr-only', ariaLive: 'assertive', ariaAtomic: 'true' });
     document.body.append(region);
   }
   region.textContent = text;
@@ -204,8 +218,9 @@ function afterShow(): void {
  * Shows a view, with a view transition where the browser has one and motion is welcome. A page
  * comes with its stylesheets, loaded already; a status view keeps those of the page before it.
  */
-function commit(view: View, title: string, head: ResolvedHead | undefined, next: Arrival, styles?: readonly string[]): void {
+function commit(view: View, title: string, head: Head, next: Arrival, styles?: readonly string[]): void {
   current = view;
+  here = location.pathname + location.search;
   const show = () => {
     // Whatever view comes next has the data loaded after the fetchers' posts: they go idle in it.
     tellRevalidated();
@@ -241,8 +256,9 @@ async function* lines(response: Response): AsyncGenerator<unknown> {
   }
 }
 
+/** The meta line of a data answer, told from its scripts (strings) by the field only it has. */
 function isMeta(value: unknown): value is PageDataMeta {
-  return typeof value === 'object' && value !== null && 'route' in value && 'head' in value && 'assets' in value;
+  return 'assets' in Object(value);
 }
 
 /** Where each view was scrolled when it was left, by its history key: restored when history comes back to it. */
@@ -312,26 +328,17 @@ function withKeptLayouts(page: EmbeddedPageData): EmbeddedPageData | undefined {
 
 /** The branch's modules a page's entry exports (`modules`): each with a component as its default export. */
 function routeModulesOf(module: unknown): readonly RouteModule[] | undefined {
-  const modules: unknown = typeof module === 'object' && module !== null ? Reflect.get(module, 'modules') : undefined;
+  // Object(): any value, null and primitives too, read as an object whose fields may be missing.
+  const { modules } = Object(module) as { readonly modules?: unknown };
   if (!Array.isArray(modules) || modules.length === 0) return undefined;
-  return modules.every((candidate: unknown) => typeof candidate === 'object' && candidate !== null && typeof Reflect.get(candidate, 'default') === 'function')
-    ? modules
-    : undefined;
-}
-
-/** An `X-Navigation-Redirect` that names another origin: the runtime does not go there. */
-class CrossOriginRedirectError extends Error {
-  override readonly name = 'CrossOriginRedirectError';
-
-  constructor(target: URL) {
-    super(`${NAVIGATION_REDIRECT_HEADER} to another origin refused: ${target.origin}`);
-  }
+  return modules.every((candidate: unknown) => typeof (Object(candidate) as { readonly default?: unknown }).default === 'function') ? modules : undefined;
 }
 
 /** Where an `X-Navigation-Redirect` sends the browser: on this origin only, whatever sent the header (the server never names another). */
 function redirectTarget(header: string): URL {
   const target = new URL(header, location.href);
-  if (target.origin !== location.origin) throw new CrossOriginRedirectError(target);
+  // A plain Error: the console says why, and the caller fails as for any broken answer.
+  if (target.origin !== location.origin) throw new Error(`${NAVIGATION_REDIRECT_HEADER} to another origin refused: ${target.origin}`);
   return target;
 }
 
@@ -422,28 +429,32 @@ async function go(url: URL, options: Go): Promise<void> {
       if (options.pop !== undefined || refresh !== undefined) return;
       const replace = options.replace === true || landed.href === location.href;
       if (!replace) saveScroll();
-      history[replace ? 'replaceState' : 'pushState']({ ...state, key }, '', landed.href);
+      history[replace ? 'replaceState' : 'pushState']({ ...state, key, doc }, '', landed.href);
     };
     if (type.startsWith('application/json')) {
       // A status page, as JSON: the same view and words as the full page.
-      const answer: unknown = await response.json();
-      const digest = typeof answer === 'object' && answer !== null && 'digest' in answer && typeof answer.digest === 'string' ? answer.digest : undefined;
+      const { digest } = Object(await response.json()) as { readonly digest?: unknown };
       if (controller.signal.aborted) return;
       pushOrReplace({});
       const title = `${response.status}: ${statusMessage(response.status)}`;
-      commit({ key, status: response.status, digest }, title, undefined, { hash: '', announce: true });
+      commit(
+        { key, status: response.status, digest: typeof digest === 'string' ? digest : undefined },
+        title,
+        [Object.assign(document.createElement('meta'), { name: 'robots', content: 'noindex' })],
+        { hash: '', announce: true },
+      );
       return;
     }
-    if (!type.startsWith('application/x-ndjson')) throw new Error('not a page');
+    if (!type.startsWith('application/x-ndjson')) throw new Error('no page');
     const stream = lines(response);
     const meta = (await stream.next()).value;
-    if (!isMeta(meta) || meta.assets === null) throw new Error('a page without code');
+    if (!isMeta(meta) || meta.assets === null) throw new Error('no page');
     const code = import(/* @vite-ignore */ meta.assets.script);
     const styles = stylesOf(landed);
     // In parallel with the code and the data: the page is shown once its CSS is there, never unstyled.
     const styled = loadStyles(styles);
     const initial = (await stream.next()).value;
-    if (typeof initial !== 'string') throw new Error('no page data');
+    if (typeof initial !== 'string') throw new Error('no page');
     runScript(initial);
     const sent = pageDataIn(scope);
     const modules = routeModulesOf(await code);
@@ -488,15 +499,28 @@ async function go(url: URL, options: Go): Promise<void> {
   }
 }
 
+/** What the runtime keeps in a history entry's state, as any other script may have left it. */
+interface EntryState {
+  readonly key?: unknown;
+  readonly doc?: unknown;
+  readonly scroll?: unknown;
+}
+
+/** The scroll an entry kept as its page was left (saveScroll). */
+function keptScroll({ scroll }: EntryState): readonly [number, number] | undefined {
+  // Whatever it holds, scrollTo takes: what is no number scrolls to the top.
+  return Array.isArray(scroll) ? (scroll as [number, number]) : undefined;
+}
+
 function onPopState(event: PopStateEvent): void {
-  const state: unknown = event.state;
-  const key = typeof state === 'object' && state !== null && 'key' in state && typeof state.key === 'number' ? state.key : undefined;
-  const scroll = typeof state === 'object' && state !== null && 'scroll' in state && Array.isArray(state.scroll) ? state.scroll : undefined;
+  // Another fragment of the page on the screen: the browser scrolls by itself, and the page stays.
+  if (location.pathname + location.search === here) return;
+  const state: EntryState = Object(event.state);
+  const key = state.doc === doc && typeof state.key === 'number' ? state.key : undefined;
   // The page being left keeps its scroll for a later forward or back: the browser has changed
   // the address but not yet the scroll, which is still that page's.
   if (current !== undefined) scrolls.set(current.key, [scrollX, scrollY]);
-  const restore: readonly [number, number] | undefined =
-    (key === undefined ? undefined : scrolls.get(key)) ?? (scroll === undefined ? undefined : [Number(scroll[0]), Number(scroll[1])]);
+  const restore = (key === undefined ? undefined : scrolls.get(key)) ?? keptScroll(state);
   const saved = key === undefined ? undefined : kept.get(key);
   const url = new URL(location.href);
   if (saved !== undefined) {
@@ -564,13 +588,13 @@ async function fetchData(url: URL, body: URLSearchParams | undefined, signal: Ab
   }
   const type = response.headers.get('content-type') ?? '';
   if (type.startsWith('application/json')) return { status: response.status, value: await response.json(), json: true };
-  if (!type.startsWith('application/x-ndjson')) throw new Error('not a page');
+  if (!type.startsWith('application/x-ndjson')) throw new Error('no page');
   const stream = lines(response);
   // A page's data comes after its meta line; a fetcher's post is answered with the value alone.
   let script: unknown;
   do script = (await stream.next()).value;
   while (isMeta(script));
-  if (typeof script !== 'string') throw new Error('no page data');
+  if (typeof script !== 'string') throw new Error('no page');
   runScript(script);
   void runScripts(stream, signal).catch(() => undefined);
   return { status: response.status, value: valueIn(scope), json: false };
@@ -640,10 +664,18 @@ export async function startNavigation(initial: View, routeTable: string | undefi
   routes = table.map((route) => ({ ...route, pattern: new RegExp(route.source, route.flags) }));
   current = initial;
   nonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
-  kept.set(initial.key, { view: initial, title: document.title, head: undefined, styles: stylesOf(new URL(location.href)) });
+  here = location.pathname + location.search;
+  kept.set(initial.key, { view: initial, title: document.title, head: [...document.head.querySelectorAll(HEAD_TAGS)], styles: stylesOf(new URL(location.href)) });
+  // The browser's own restoration would fight the runtime's; so the runtime restores a reload's,
+  // and a return from another document's, from the scroll kept in the entry (saveScroll).
   history.scrollRestoration = 'manual';
-  history.replaceState({ ...(history.state ?? {}), key: initial.key }, '');
+  const scroll = keptScroll(Object(history.state));
+  if (scroll !== undefined) scrollTo(...scroll);
+  history.replaceState({ ...(history.state ?? {}), key: initial.key, doc }, '');
   addEventListener('popstate', onPopState);
+  // Kept as each scroll ends, not as the page goes: Chrome keeps no history change made while a
+  // reload or another document unloads this one.
+  addEventListener('scrollend', saveScroll);
   installNavigator({
     navigate(url, options) {
       // Same document, another fragment: the browser scrolls by itself.
@@ -655,7 +687,12 @@ export async function startNavigation(initial: View, routeTable: string | undefi
     submit(form, submitter) {
       const action = new URL(submitter?.getAttribute('formaction') ?? form.getAttribute('action') ?? location.href, location.href);
       const enctype = submitter?.getAttribute('formenctype') ?? form.enctype;
-      if (!stays(action) || enctype !== 'application/x-www-form-urlencoded') return false;
+      // The button's own, else the form's: both read lowercase, and empty when not set.
+      const button = submitter as HTMLButtonElement | null;
+      const target = button?.formTarget || form.target;
+      // What the browser would send elsewhere, or otherwise, it sends itself: another window, a search (GET), a file.
+      if (!stays(action) || enctype !== 'application/x-www-form-urlencoded' || (button?.formMethod || form.method) !== 'post' || (target !== '' && target !== '_self'))
+        return false;
       const body = new URLSearchParams();
       for (const [name, value] of new FormData(form, submitter)) if (typeof value === 'string') body.append(name, value);
       // Once sent, it is never sent again: a failure shows the error page (go, above).
