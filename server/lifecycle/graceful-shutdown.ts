@@ -50,18 +50,38 @@ function forcedExitCode(signal: NodeJS.Signals): number {
  */
 export function installGracefulShutdown({ server, alsoClose = [], readiness, logger, delayMs, deadlineMs, exit }: ShutdownOptions): void {
   let shuttingDown = false;
+  let cutting = false;
+  let finished = false;
 
   function finish(code: number, message: string): void {
+    if (finished) return;
+    finished = true;
     logger.info({ exitCode: code }, message);
     logger.flush();
     exit(code);
+  }
+
+  /**
+   * Cuts every connection left, then exits once the responses have heard it: their `close`
+   * handlers (the request's log line, its metrics, the render's abort) run when the sockets'
+   * handles have closed, and an exit in the same turn as the cut left those requests unlogged and
+   * uncounted. A destroyed socket's handle closes in the event loop's close phase, which comes
+   * after this turn's immediates (and the listener's own `close` event, which comes first); the
+   * exit waits for the immediate of the turn after.
+   */
+  function cutAndFinish(code: number, message: string): void {
+    // The listener's close, which the cut completes, must not report a clean end instead.
+    cutting = true;
+    server.closeAllConnections();
+    for (const other of alsoClose) other.closeAllConnections();
+    setImmediate(() => setImmediate(() => finish(code, message)));
   }
 
   function stopAccepting(deadline: NodeJS.Timeout): void {
     server.close(() => {
       clearInterval(sweep);
       clearTimeout(deadline);
-      finish(SHUTDOWN_EXIT.clean, 'shutdown complete');
+      if (!cutting) finish(SHUTDOWN_EXIT.clean, 'shutdown complete');
     });
     // Connections idle right now go at once (Node ≥ 19 also does it inside close(); said here so
     // it does not hang on that), then those that fall idle, as they do.
@@ -77,16 +97,13 @@ export function installGracefulShutdown({ server, alsoClose = [], readiness, log
 
   function onSignal(signal: NodeJS.Signals): void {
     if (shuttingDown) {
-      finish(forcedExitCode(signal), `second ${signal}: exiting at once`);
+      cutAndFinish(forcedExitCode(signal), `second ${signal}: exiting at once`);
       return;
     }
     shuttingDown = true;
     readiness.markShuttingDown();
     logger.info({ signal, delayMs, deadlineMs }, 'shutdown started');
-    const deadline = setTimeout(() => {
-      server.closeAllConnections();
-      finish(SHUTDOWN_EXIT.deadline, 'shutdown deadline passed: open connections cut');
-    }, delayMs + deadlineMs);
+    const deadline = setTimeout(() => cutAndFinish(SHUTDOWN_EXIT.deadline, 'shutdown deadline passed: open connections cut'), delayMs + deadlineMs);
     deadline.unref();
     setTimeout(() => stopAccepting(deadline), delayMs).unref();
   }

@@ -153,6 +153,10 @@ describe('SIGTERM', () => {
     expect(took).toBeLessThan(3_000);
     expect(await outcome).toBe('cut');
     expect(server.logs.map((line) => line.msg)).toContain('shutdown deadline passed: open connections cut');
+    // The cut request has its line, before the last one: before, the exit came in the same tick as the cut, and it had none.
+    const cut = server.logs.findIndex((line) => line.msg === 'request aborted' && line.path === '/fixtures/slow');
+    expect(cut).toBeGreaterThan(-1);
+    expect(cut).toBeLessThan(server.logs.findIndex((line) => line.msg === 'shutdown deadline passed: open connections cut'));
     process.stdout.write(`shutdown past the deadline (delay 200 ms + deadline 300 ms): exit 1 at ${Math.round(took)} ms after SIGTERM\n`);
   });
 
@@ -160,7 +164,13 @@ describe('SIGTERM', () => {
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const)('a second signal (%s) exits at once with %i', async (second, code) => {
-    const server = await start({ SHUTDOWN_DELAY_MS: '30000' });
+    const server = await start({ SHUTDOWN_DELAY_MS: '30000', RENDER_TIMEOUT_MS: '60000' });
+    const page = get(`${server.origin}/fixtures/slow?ms=20000`);
+    const outcome = page.done.then(
+      () => 'completed',
+      () => 'cut',
+    );
+    await page.firstBytes;
     server.child.kill('SIGTERM');
     await sleep(200);
     expect(await statusOf(`${server.origin}/readyz`)).toBe(503);
@@ -168,6 +178,9 @@ describe('SIGTERM', () => {
     server.child.kill(second);
     expect(await server.exited).toEqual({ code, signal: null });
     expect(performance.now() - signalledAt).toBeLessThan(1_000);
+    expect(await outcome).toBe('cut');
+    // The stream it cut is logged, as any request that ends.
+    expect(server.logs.some((line) => line.msg === 'request aborted' && line.path === '/fixtures/slow')).toBe(true);
   });
 });
 
