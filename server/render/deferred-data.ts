@@ -165,7 +165,8 @@ class DeferredWalk<T> implements DeferredData<T> {
       pending.add(entry);
       source.then(
         (value) => {
-          pending.delete(entry);
+          // Stopped before it settled (rejectPending): nobody is waiting for it any more.
+          if (!pending.delete(entry)) return;
           // A settled value may hold promises of its own, or a value the browser cannot receive.
           let walked: unknown;
           try {
@@ -177,7 +178,8 @@ class DeferredWalk<T> implements DeferredData<T> {
           resolve(walked);
         },
         (error: unknown) => {
-          pending.delete(entry);
+          // Stopped before it settled: its rejection reaches no one, so it is not reported either.
+          if (!pending.delete(entry)) return;
           reject(this.#onRejected(error));
         },
       );

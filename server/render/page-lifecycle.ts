@@ -90,7 +90,13 @@ export class PageLifecycle {
   enter(to: RenderPhase): boolean {
     if (!canEnter(this.#phase, to)) return false;
     this.#phase = to;
-    if (isSettled(to)) clearTimeout(this.#timer);
+    if (isSettled(to)) {
+      clearTimeout(this.#timer);
+      // No one will receive a value still pending now (the client left, HEAD ended at the head,
+      // or Express answers instead): it is stopped, and its rejection is never logged as an
+      // error whose digest nobody got.
+      this.#stopDeferred?.('');
+    }
     return true;
   }
 
@@ -100,6 +106,7 @@ export class PageLifecycle {
    */
   stopsDeferred(stop: (digest: string) => boolean): void {
     this.#stopDeferred = stop;
+    if (isSettled(this.#phase)) stop('');
   }
 
   /** React has started: from now on the timeout and a departing client stop the render too. */

@@ -1,0 +1,67 @@
+import { Suspense, use } from 'react';
+import request from 'supertest';
+import { afterEach, describe, expect, test } from 'vitest';
+import { defineRoute, type PageProps } from '../../shared/route-definition.ts';
+import { buildApp, delay, errorLines } from '../support/build-app.ts';
+import { closeTestServers, DESKTOP_CHROME, listenForTest } from '../support/http-client.ts';
+import { openRawConnection } from '../support/raw-http.ts';
+
+afterEach(closeTestServers);
+
+function Late({ value }: { readonly value: Promise<string> }) {
+  return <p>{use(value)}</p>;
+}
+
+function LatePage({ data }: PageProps<{ readonly late: Promise<string> }>) {
+  return (
+    <main>
+      <h1>Shell</h1>
+      <Suspense fallback={<p>LATE-FALLBACK</p>}>
+        <Late value={data.late} />
+      </Suspense>
+    </main>
+  );
+}
+
+/** A page whose deferred value rejects 100 ms after its load: long after a HEAD's answer, or a client that left. */
+function lateRejection() {
+  return buildApp([
+    defineRoute({
+      path: '/late',
+      component: LatePage,
+      load: () => ({ late: delay(100).then(() => Promise.reject(new Error('deferred value failed after the answer'))) }),
+    }),
+  ]);
+}
+
+describe('a deferred value that settles after its answer has ended', () => {
+  test('HEAD: the answer ends at the head, and the value that rejects later is not an error line', async () => {
+    const { app, logs } = lateRejection();
+    const res = await request(app).head('/late').set('User-Agent', DESKTOP_CHROME).expect(200);
+    expect(res.text ?? '').toBe('');
+    await delay(250);
+    // Before, a server error line came 100 ms after the answer, with a digest nobody received.
+    expect(errorLines(logs)).toEqual([]);
+  });
+
+  test('a client that left: an abort at info, and the value that rejects later is not an error line', async () => {
+    const { app, logs } = lateRejection();
+    const { port } = await listenForTest(app);
+    const connection = await openRawConnection(port);
+    connection.write(`GET /late HTTP/1.1\r\nHost: localhost\r\nUser-Agent: ${DESKTOP_CHROME}\r\n\r\n`);
+    for (let i = 0; i < 40 && !connection.received().includes('LATE-FALLBACK'); i += 1) await delay(10);
+    expect(connection.received()).toContain('LATE-FALLBACK');
+    connection.destroy();
+    await delay(250);
+    expect(logs.some((line) => line.msg === 'render aborted: client disconnected')).toBe(true);
+    expect(errorLines(logs)).toEqual([]);
+  });
+
+  test('a reader that stays gets the rejection, with the digest of its one error line', async () => {
+    const { app, logs } = lateRejection();
+    const res = await request(app).get('/late').set('User-Agent', DESKTOP_CHROME).expect(200);
+    const [line] = errorLines(logs);
+    expect(errorLines(logs)).toHaveLength(1);
+    expect(res.text).toContain(String(line?.digest));
+  });
+});
