@@ -22,13 +22,17 @@ describe('the documented nginx example (deploy/nginx/app.conf)', () => {
     expect(check.status).toBe(0);
   });
 
-  test("points at instances on the server's default port and keeps upstream connections open for less than the app does", async () => {
+  test("points at instances on the server's default port and keeps upstream connections open for less than the app does, and than its shutdown delay", async () => {
     const site = await readFile(SITE_CONFIG, 'utf8');
     expect(site).toContain(`server 127.0.0.1:${DEFAULTS.port} `);
     const upstreamIdleSeconds = Number(/keepalive_timeout (\d+)s;/.exec(site)?.[1]);
     // nginx must close an idle upstream connection before the app does, or it may send a
     // request on a socket the app is closing.
     expect(upstreamIdleSeconds * 1000).toBeLessThan(DEFAULTS.keepAliveTimeoutMs);
+    // And before a draining instance closes its idle connections, when its delay ends: a
+    // connection idle since before the signal is nginx's to close, so no POST is sent into that
+    // close (nginx retries a GET, never a POST: the client would get a 502).
+    expect(upstreamIdleSeconds * 1000).toBeLessThan(DEFAULTS.shutdownDelayMsProduction);
     expect(site).toMatch(/proxy_next_upstream error timeout;/);
     expect(site).toMatch(/proxy_set_header Connection "";/);
   });
