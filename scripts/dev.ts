@@ -89,17 +89,28 @@ function scheduleRestart(): void {
 /** Builds that have finished once: the server starts only when its entry, its bundle and the client are all written. */
 const BUILDS = ['client', 'server entry', 'server'] as const;
 const builtOnce = new Set<string>();
+/**
+ * Builds whose last run failed. While one does, nothing restarts: a server rebuilt beside a client
+ * that failed would serve new HTML with the old client code, and the page would reload into it
+ * as if all were well. The last good server keeps serving until every build passes again.
+ */
+const failing = new Set<string>();
 
 function onRebuild(name: (typeof BUILDS)[number], after?: (result: esbuild.BuildResult) => Promise<void>): esbuild.Plugin {
   return {
     name: `restart-after-${name}`,
     setup(build) {
       build.onEnd(async (result) => {
-        if (result.errors.length > 0) return;
+        if (result.errors.length > 0) {
+          failing.add(name);
+          process.stdout.write(`[dev] ${name} failed (above): the server keeps its last good build until every build passes\n`);
+          return;
+        }
         await after?.(result);
         process.stdout.write(`[dev] ${name} rebuilt\n`);
         builtOnce.add(name);
-        if (BUILDS.every((each) => builtOnce.has(each))) scheduleRestart();
+        failing.delete(name);
+        if (failing.size === 0 && BUILDS.every((each) => builtOnce.has(each))) scheduleRestart();
       });
     },
   };
