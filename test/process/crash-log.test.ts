@@ -56,7 +56,8 @@ describe('an error no request owns', () => {
     expect(fatal).toHaveLength(1);
     expect(fatal[0]).toMatchObject({ msg: 'process crashed: an error reached no handler', origin, err: { type: name, message } });
     expect(fatal[0]?.digest).toMatch(/^[\w-]{16,}$/);
-    expect(String((fatal[0]?.err as { stack?: unknown }).stack)).toContain('crash-on-signal.mjs');
+    const err = fatal[0]?.err as { readonly stack?: unknown } | undefined;
+    expect(String(err?.stack)).toContain('crash-on-signal.mjs');
     // It is the last line: nothing runs on after it.
     expect(lines.at(-1)).toBe(fatal[0]);
   });
