@@ -27,8 +27,8 @@ COPY --from=build /app/dist/server ./dist/server
 COPY --from=build /app/dist/client ./dist/client
 COPY package.json ./
 # Node's compile cache for the server bundle, made by this image's own Node (the build stage's may
-# be another 24.x, whose cache Node would not use): fill-compile-cache.js loads the bundle and
-# writes what Node compiled (docs/deployment.md#compile-cache). Node keeps a cache per user id, so
+# be another 24.x, whose cache Node would not use): fill-compile-cache.js has Node compile the
+# bundle, without running any of it, and writes what Node compiled (docs/deployment.md#compile-cache). Node keeps a cache per user id, so
 # it is filled as `node`, the user that runs the server, in a folder made for that run; then root
 # takes it, like the code it belongs to, and the server only reads it. A bundle that fails to
 # load stops the image build here.

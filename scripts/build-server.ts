@@ -100,15 +100,14 @@ const ENTRY = join(ROOT, 'server', 'entry.ts');
 const FILL_COMPILE_CACHE = join(ROOT, 'server', 'fill-compile-cache.ts');
 
 /**
- * The entries' `import('./main.ts')` is the server bundle beside them, loaded by Node's own
- * loader with the compile cache on, rather than main.ts bundled into the entry.
+ * The entry's `import('./main.ts')` is the server bundle beside it, loaded by Node's own loader
+ * with the compile cache on, rather than main.ts bundled into the entry. (fill-compile-cache.ts
+ * names the bundle itself: it compiles it without running it.)
  */
 const serverBundleBeside: esbuild.Plugin = {
   name: 'server-bundle-beside',
   setup(build) {
-    build.onResolve({ filter: /^\.\/main\.ts$/ }, (args) =>
-      args.importer === ENTRY || args.importer === FILL_COMPILE_CACHE ? { path: `./${SERVER_BUNDLE}`, external: true } : undefined,
-    );
+    build.onResolve({ filter: /^\.\/main\.ts$/ }, (args) => (args.importer === ENTRY ? { path: `./${SERVER_BUNDLE}`, external: true } : undefined));
   },
 };
 

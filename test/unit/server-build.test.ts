@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { appendFile, cp, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -101,6 +102,25 @@ describe('the server build', () => {
     // Node writes the cache as a process ends, and only what it did not find there.
     expect(await server.stopGracefully()).toEqual({ code: 0, signal: null });
     expect(await cacheFiles(serverDir)).toEqual(before);
+  });
+
+  test('fills it without running the bundle: no module of the app runs at build time, nor in the image build', async () => {
+    const dir = await copyOfBuild('compile-only');
+    const probe = pathToFileURL(join(import.meta.dirname, '..', 'process', 'preload', 'count-async-local-storage.mjs')).href;
+    const { NODE_COMPILE_CACHE: _elsewhere, ...env } = process.env;
+    const run = (args: readonly string[]) => spawnSync(process.execPath, ['--import', probe, ...args], { encoding: 'utf8', timeout: 20_000, env });
+    // The probe sees the bundle run: React's renderer makes an AsyncLocalStorage as its module runs.
+    const ran = run(['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(join(dir, SERVER_BUNDLE)).href)})`]);
+    expect(ran.stdout).toMatch(/AsyncLocalStorage instances: [1-9]/);
+    await rm(join(dir, COMPILE_CACHE_DIR), { recursive: true, force: true });
+    const filled = run([join(dir, 'fill-compile-cache.js')]);
+    expect(filled.stderr).toBe('');
+    expect(filled.status).toBe(0);
+    // Before, filling imported the bundle, which ran it and every app module it holds.
+    expect(filled.stdout).toContain('AsyncLocalStorage instances: 0');
+    // And the cache it wrote is the one a start compiles the bundle with.
+    const server = await start(dir);
+    expect(server.stderr()).toContain(accepted(dir));
   });
 
   test('compiles a bundle changed after its cache was filled from its source, not from that cache', async () => {
