@@ -62,6 +62,17 @@ describe('a status helper called in a deferred value, for a crawler', () => {
     expect(errorLines(built.logs)).toEqual([]);
   });
 
+  test("a crawler's HEAD gives the status its GET gives, so it too waits for the deferred value", async () => {
+    const { routes, assets } = asHydrating(pages);
+    const built = buildApp(routes, { assets });
+    const head = await request(built.app).head('/gone').set('User-Agent', GOOGLEBOT);
+    expect(head.status).toBe(404);
+    expect((await request(built.app).head('/private').set('User-Agent', GOOGLEBOT)).status).toBe(401);
+    // A browser's HEAD stops at the shell, as its GET's status is the shell's.
+    expect((await request(built.app).head('/gone').set('User-Agent', DESKTOP_CHROME)).status).toBe(200);
+    expect(errorLines(built.logs)).toEqual([]);
+  });
+
   test('a browser, which has the shell and its status already, still gets 200 and the status view in the boundary', async () => {
     const { routes, assets } = asHydrating(pages);
     const res = await request(buildApp(routes, { assets }).app).get('/gone').set('User-Agent', DESKTOP_CHROME);
