@@ -62,11 +62,8 @@ export function Router({ initial, render }: { readonly initial: View; readonly r
 export function StatusOnly({ status, digest }: { readonly status: number; readonly digest?: string | undefined }) {
   return (
     <main>
-      {status >= 500 ? (
-        <StatusView message={applicationErrorMessage('server', location.hostname)} digest={digest} />
-      ) : (
-        <StatusView status={status} message={statusMessage(status)} />
-      )}
+      {/* Headed by its status, as the full page is, the 500 one included. */}
+      <StatusView status={status} message={status >= 500 ? applicationErrorMessage('server', location.hostname) : statusMessage(status)} digest={digest} />
     </main>
   );
 }

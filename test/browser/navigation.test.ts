@@ -100,6 +100,8 @@ describe('in-place navigation in Chromium', () => {
     const { page, close } = await openA();
     await page.click('#to-broken');
     await page.waitForSelector('text=Application error');
+    // Headed by its status, as the full 500 page is.
+    expect(await page.textContent('#root h1')).toBe('500');
     expect(await page.textContent('h2')).toContain('a server-side exception has occurred');
     const digest = /^Digest: ([A-Za-z0-9_-]+)$/.exec((await page.textContent('.digest')) ?? '')?.[1];
     expect(digest).toBeDefined();
