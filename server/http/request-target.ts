@@ -20,15 +20,50 @@ export function unreadableTargetProblem(target: string): string | undefined {
 const unreadable = new WeakMap<IncomingMessage, string>();
 
 /**
- * Lets a request whose target the router cannot read meet the app all the same, so it gets the
- * 400 page with a request id and the security headers, a log line and a metric: the problem is
- * kept for the malformed-request check, the router reads `/` instead, and the target as sent
- * stays `originalUrl` (Express keeps one it finds), which the log line shows.
+ * Where an absolute-form target's path begins (`http://user:secret@host/x?y`, RFC 9112 §3.2.2):
+ * after its authority, which ends at the first `/`, `?` or `#`; without a path, the root.
+ */
+export function pathOfAbsoluteTarget(target: string): string {
+  const authority = target.indexOf('//');
+  if (authority === -1) return target;
+  for (let at = authority + 2; at < target.length; at += 1) {
+    const character = target[at];
+    if (character === '/') return target.slice(at);
+    if (character === '?' || character === '#') return `/${target.slice(at)}`;
+  }
+  return '/';
+}
+
+/**
+ * The target as the app reads it: the origin form, path and query. An absolute-form target's
+ * scheme and host play no part here (docs/security.md), and a fragment, which no client may send
+ * (RFC 9112 §3.2), none anywhere. Read so, the router never hands the target to `url.parse`,
+ * which it does for these two, and which Node deprecates with a warning printed on stderr, as
+ * text, in the middle of the JSON log (DEP0169: Node spares code in `node_modules`, but the
+ * server is a bundle).
+ */
+function originForm(target: string): string {
+  const path = target.startsWith('/') || target === '*' ? target : pathOfAbsoluteTarget(target);
+  const fragment = path.indexOf('#');
+  return fragment === -1 ? path : path.slice(0, fragment);
+}
+
+/**
+ * Reads the target in its origin form (originForm), and lets a request whose target the router
+ * cannot read meet the app all the same, so it gets the 400 page with a request id and the
+ * security headers, a log line and a metric: the problem is kept for the malformed-request check,
+ * the router reads `/` instead, and the target as sent stays `originalUrl` (Express keeps one it
+ * finds), which the log line shows.
  */
 export function setAsideUnreadableTarget(req: IncomingMessage): void {
   const target = req.url ?? '';
+  // Nearly every request: a path, nothing to read otherwise.
+  if (target.startsWith('/') && !target.includes('#')) return;
   const problem = unreadableTargetProblem(target);
-  if (problem === undefined) return;
+  if (problem === undefined) {
+    req.url = originForm(target);
+    return;
+  }
   unreadable.set(req, problem);
   Object.assign(req, { originalUrl: target });
   req.url = '/';

@@ -1,19 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-
-/**
- * Where an absolute-form target's path begins (`http://user:secret@host/x?y`, RFC 9112 §3.2.2):
- * after its authority, which ends at the first `/`, `?` or `#`; without a path, the root.
- */
-function pathOfAbsoluteTarget(target: string): string {
-  const authority = target.indexOf('//');
-  if (authority === -1) return target;
-  for (let at = authority + 2; at < target.length; at += 1) {
-    const character = target[at];
-    if (character === '/') return target.slice(at);
-    if (character === '?' || character === '#') return `/${target.slice(at)}`;
-  }
-  return '/';
-}
+import { pathOfAbsoluteTarget } from '../http/request-target.ts';
 
 /**
  * The request's path as received (routers may rewrite `req.url`), for the log: without its query
