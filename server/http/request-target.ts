@@ -23,7 +23,7 @@ const unreadable = new WeakMap<IncomingMessage, string>();
  * Where an absolute-form target's path begins (`http://user:secret@host/x?y`, RFC 9112 §3.2.2):
  * after its authority, which ends at the first `/`, `?` or `#`; without a path, the root.
  */
-export function pathOfAbsoluteTarget(target: string): string {
+function pathOfAbsoluteTarget(target: string): string {
   const authority = target.indexOf('//');
   if (authority === -1) return target;
   for (let at = authority + 2; at < target.length; at += 1) {
@@ -40,9 +40,9 @@ export function pathOfAbsoluteTarget(target: string): string {
  * (RFC 9112 §3.2), none anywhere. Read so, the router never hands the target to `url.parse`,
  * which it does for these two, and which Node deprecates with a warning printed on stderr, as
  * text, in the middle of the JSON log (DEP0169: Node spares code in `node_modules`, but the
- * server is a bundle).
+ * server is a bundle). The log's path (request-path.ts) is this, without the query.
  */
-function originForm(target: string): string {
+export function originForm(target: string): string {
   const path = target.startsWith('/') || target === '*' ? target : pathOfAbsoluteTarget(target);
   const fragment = path.indexOf('#');
   return fragment === -1 ? path : path.slice(0, fragment);

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { pathOfAbsoluteTarget } from '../http/request-target.ts';
+import { originForm } from '../http/request-target.ts';
 
 /**
  * The request's path as received (routers may rewrite `req.url`), for the log: without its query
@@ -7,10 +7,8 @@ import { pathOfAbsoluteTarget } from '../http/request-target.ts';
  * authority (which can carry credentials).
  */
 export function requestPath(req: IncomingMessage & { originalUrl?: string }): string {
-  const target = req.originalUrl ?? req.url ?? '/';
-  const path = target.startsWith('/') ? target : pathOfAbsoluteTarget(target);
+  // A target the app could not read stays in originalUrl as it came (request-target.ts).
+  const path = originForm(req.originalUrl ?? req.url ?? '/');
   const query = path.indexOf('?');
-  const fragment = path.indexOf('#');
-  const end = query === -1 ? fragment : fragment === -1 ? query : Math.min(query, fragment);
-  return end === -1 ? path : path.slice(0, end);
+  return query === -1 ? path : path.slice(0, query);
 }

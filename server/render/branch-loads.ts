@@ -29,6 +29,8 @@ export function branchLevels(route: PageRouteDefinition): readonly (LayoutDefini
  * again, so what the action changed shows everywhere.
  */
 export function keptLayouts(req: Request, layouts: readonly LayoutDefinition[]): ReadonlySet<string> {
+  // Most pages have no layout: nothing to keep, and no header to read.
+  if (layouts.length === 0) return NONE;
   const header = req.method === 'POST' || navigationScope(req) === undefined ? undefined : req.get(NAVIGATION_KEEP_HEADER);
   if (header === undefined) return NONE;
   const named = new Set(header.split(','));
