@@ -142,7 +142,8 @@ describe('JSON status answers', () => {
   });
 
   test('prefers HTML when both are equally acceptable or HTML is preferred', async () => {
-    for (const accept of ['*/*', 'text/html,application/json', 'text/html;q=0.9,application/json;q=0.8', '']) {
+    const ties = ['application/json, text/html', 'application/json;q=0.5, text/html;q=0.5', 'application/json, text/*', 'application/json, text/html;level=1, */*'];
+    for (const accept of ['*/*', 'text/html,application/json', 'text/html;q=0.9,application/json;q=0.8', '', ...ties]) {
       const res = await request(app).get('/missing').set('Accept', accept);
       expect(res.headers['content-type'], accept).toBe('text/html; charset=utf-8');
     }
@@ -153,6 +154,14 @@ describe('JSON status answers', () => {
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ status: 403, message: 'This page could not be accessed.' });
   });
+
+  test.each(['*/*;q=0.1, application/json;q=0.2', 'text/*;q=0.3, application/*', 'application/json, text/html;q=0'])(
+    'gives JSON when the most specific range for each type ranks JSON higher (%s)',
+    async (accept) => {
+      const res = await request(app).get('/missing').set('Accept', accept);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    },
+  );
 
   test('carries the digest for a 500, and security headers', async () => {
     const res = await request(app).get('/throw-in-load').set('Accept', 'application/json');
