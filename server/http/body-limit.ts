@@ -46,7 +46,7 @@ export function requestDeadlinePassed(req: IncomingMessage): boolean {
  * Calls `onCut` when the request's body will not be whole: with 400 when the client half-closes
  * before its end (it will send nothing more, and without this its reader would wait for it until
  * the request deadline), with 408 when the request deadline passes first (server/lifecycle/
- * http-server.ts says so, through requestDeadlinePassed). Returns the function that stops
+ * connection-guard.ts says so, through requestDeadlinePassed). Returns the function that stops
  * watching; the body's own end stops it too, so a kept-alive connection carries no listener on to
  * its next request.
  */
