@@ -382,16 +382,74 @@ interface Go {
   readonly after?: Submission | undefined;
 }
 
+/** A new history entry for a load that `landed` there, or the current one replaced; none for a move through history or a revalidation. */
+function record(options: Go, key: number, landed: URL): void {
+  if (options.pop !== undefined || options.refresh !== undefined) return;
+  const replace = options.replace === true || landed.href === location.href;
+  if (!replace) saveScroll();
+  history[replace ? 'replaceState' : 'pushState']({ key, doc }, '', landed.href);
+}
+
+/** A status page, as JSON: the same view and words as the full page. */
+async function showStatus(response: Response, options: Go, key: number, landed: URL, signal: AbortSignal): Promise<void> {
+  const { digest } = Object(await response.json()) as { readonly digest?: unknown };
+  if (signal.aborted) return;
+  record(options, key, landed);
+  const title = `${response.status}: ${statusMessage(response.status)}`;
+  commit(
+    { key, status: response.status, digest: typeof digest === 'string' ? digest : undefined },
+    title,
+    [Object.assign(document.createElement('meta'), { name: 'robots', content: 'noindex' })],
+    { hash: '', announce: true },
+  );
+}
+
+/**
+ * A page's data answer: its code, styles and data, then the view. Returns the rest of the answer,
+ * where deferred values keep arriving; nothing when the load was given up.
+ */
+async function showPage(response: Response, options: Go, key: number, landed: URL, signal: AbortSignal, scope: string): Promise<AsyncGenerator<unknown> | undefined> {
+  const { refresh } = options;
+  const stream = lines(response);
+  const meta = (await stream.next()).value;
+  if (!isMeta(meta) || meta.assets === null) throw new Error('no page');
+  const code = import(/* @vite-ignore */ meta.assets.script);
+  const styles = stylesOf(landed);
+  // In parallel with the code and the data: the page is shown once its CSS is there, never unstyled.
+  const styled = loadStyles(styles);
+  const initial = (await stream.next()).value;
+  if (typeof initial !== 'string') throw new Error('no page');
+  runScript(initial);
+  const sent = pageDataIn(scope);
+  const modules = routeModulesOf(await code);
+  await styled;
+  if (signal.aborted) return;
+  // A layout the server left to the browser that is no longer on the screen (a prefetch made
+  // from another page): the page cannot be shown from what is here, so it loads in full.
+  const page = sent === undefined ? undefined : withKeptLayouts(sent);
+  if (modules === undefined || page === undefined || modules.length !== (page.layouts?.length ?? 0) + 1) throw new Error('no page');
+  record(options, key, landed);
+  // A revalidation keeps the view's key: the page is not mounted afresh, its state and fields stay.
+  commit(
+    { key: refresh !== undefined && current !== undefined ? current.key : key, modules, page },
+    meta.head.title,
+    meta.head,
+    { scroll: options.pop?.scroll, hash: landed.hash, announce: true, shown: refresh },
+    styles,
+  );
+  return stream;
+}
+
 /** An in-place navigation: the page's data from the server, its code, then the new view. */
 async function go(url: URL, options: Go): Promise<void> {
-  const { refresh } = options;
+  const { refresh, post } = options;
   inFlight?.abort();
   const controller = new AbortController();
   inFlight = controller;
   refreshing = refresh === undefined ? undefined : controller;
   const key = nextKey;
   nextKey += 1;
-  if (refresh === undefined) setNavigationState({ state: options.post === undefined ? 'loading' : 'submitting', location: url.href });
+  if (refresh === undefined) setNavigationState({ state: post === undefined ? 'loading' : 'submitting', location: url.href });
   const progress = refresh === undefined ? setTimeout(() => document.documentElement.classList.add('nav-pending'), PROGRESS_DELAY_MS) : undefined;
   const finish = () => {
     clearTimeout(progress);
@@ -401,13 +459,12 @@ async function go(url: URL, options: Go): Promise<void> {
     setNavigationState({ state: 'idle' });
   };
   try {
-    const revalidate = options.post !== undefined || options.revalidate === true;
+    const revalidate = post !== undefined || options.revalidate === true;
     const early = revalidate ? undefined : prefetched.get(url.href);
     prefetched.delete(url.href);
     const fresh = early !== undefined && Date.now() - early.at < PREFETCH_FRESH_MS ? early : undefined;
     const scope = fresh?.scope ?? `n${key}`;
-    const response = await (fresh?.response ??
-      request(url, scope, { signal: controller.signal, post: options.post, keep: options.post === undefined ? keepable(url, revalidate, options.after) : [] }));
+    const response = await (fresh?.response ?? request(url, scope, { signal: controller.signal, post, keep: post === undefined ? keepable(url, revalidate, options.after) : [] }));
     // An action or a load that redirected: go on to where it said, in place, as a new page.
     const redirected = response.headers.get(NAVIGATION_REDIRECT_HEADER);
     if (redirected !== null) {
@@ -416,73 +473,23 @@ async function go(url: URL, options: Go): Promise<void> {
       // A loop, or a target without code here (a resource route): the browser loads it in full.
       const hops = (options.hops ?? 0) + 1;
       if (hops > MAX_REDIRECTS || !stays(target)) location.assign(target.href);
-      else await go(target, { replace: options.replace, hops, revalidate, after: options.post === undefined ? options.after : submissionOf(url, options.post) });
+      else await go(target, { replace: options.replace, hops, revalidate, after: post === undefined ? options.after : submissionOf(url, post) });
       return;
     }
     const landed = new URL(response.url || url.href);
     landed.hash = url.hash;
     const type = response.headers.get('content-type') ?? '';
-    const pushOrReplace = (state: object) => {
-      if (options.pop !== undefined || refresh !== undefined) return;
-      const replace = options.replace === true || landed.href === location.href;
-      if (!replace) saveScroll();
-      history[replace ? 'replaceState' : 'pushState']({ ...state, key, doc }, '', landed.href);
-    };
-    if (type.startsWith('application/json')) {
-      // A status page, as JSON: the same view and words as the full page.
-      const { digest } = Object(await response.json()) as { readonly digest?: unknown };
-      if (controller.signal.aborted) return;
-      pushOrReplace({});
-      const title = `${response.status}: ${statusMessage(response.status)}`;
-      commit(
-        { key, status: response.status, digest: typeof digest === 'string' ? digest : undefined },
-        title,
-        [Object.assign(document.createElement('meta'), { name: 'robots', content: 'noindex' })],
-        { hash: '', announce: true },
-      );
-      return;
-    }
-    if (!type.startsWith('application/x-ndjson')) throw new Error('no page');
-    const stream = lines(response);
-    const meta = (await stream.next()).value;
-    if (!isMeta(meta) || meta.assets === null) throw new Error('no page');
-    const code = import(/* @vite-ignore */ meta.assets.script);
-    const styles = stylesOf(landed);
-    // In parallel with the code and the data: the page is shown once its CSS is there, never unstyled.
-    const styled = loadStyles(styles);
-    const initial = (await stream.next()).value;
-    if (typeof initial !== 'string') throw new Error('no page');
-    runScript(initial);
-    const sent = pageDataIn(scope);
-    const modules = routeModulesOf(await code);
-    await styled;
-    if (controller.signal.aborted) return;
-    // A layout the server left to the browser that is no longer on the screen (a prefetch made
-    // from another page): the page cannot be shown from what is here, so it loads in full.
-    const page = sent === undefined ? undefined : withKeptLayouts(sent);
-    if (modules === undefined || page === undefined || modules.length !== (page.layouts?.length ?? 0) + 1) throw new Error('no page');
-    pushOrReplace({});
-    // A revalidation keeps the view's key: the page is not mounted afresh, its state and fields stay.
-    commit(
-      { key: refresh !== undefined && current !== undefined ? current.key : key, modules, page },
-      meta.head.title,
-      meta.head,
-      {
-        scroll: options.pop?.scroll,
-        hash: landed.hash,
-        announce: true,
-        shown: refresh,
-      },
-      styles,
-    );
-    finish();
-    // Deferred values keep arriving on the same response.
-    await runScripts(stream, controller.signal);
+    if (type.startsWith('application/json')) await showStatus(response, options, key, landed, controller.signal);
+    else if (type.startsWith('application/x-ndjson')) {
+      const rest = await showPage(response, options, key, landed, controller.signal, scope);
+      finish();
+      if (rest !== undefined) await runScripts(rest, controller.signal);
+    } else throw new Error('no page');
   } catch (error) {
     // A revalidation that fails leaves the page as it was: what the action did is saved already.
     if (controller.signal.aborted || refresh !== undefined) return;
     // A network failure, or an answer that is no page of ours: the browser loads it in full.
-    if (options.post === undefined) {
+    if (post === undefined) {
       location.assign(url.href);
       return;
     }
