@@ -98,6 +98,24 @@ function esModuleOptions(react: ReactBuild): esbuild.BuildOptions {
 
 const ENTRY = join(ROOT, 'server', 'entry.ts');
 const FILL_COMPILE_CACHE = join(ROOT, 'server', 'fill-compile-cache.ts');
+const MAIN = join(ROOT, 'server', 'main.ts');
+
+/** The app declaration the server serves: app/app.ts, which server/main.ts imports. */
+export const APP_MODULE = join(ROOT, 'app', 'app.ts');
+
+/**
+ * main.ts's `import app from '../app/app.ts'` bundled from `appModule` instead: the framework's
+ * own tests build the product entry around their fixture app this way, so they never depend on
+ * the app's routes or settings.
+ */
+function appFrom(appModule: string): esbuild.Plugin {
+  return {
+    name: 'app-from',
+    setup(build) {
+      build.onResolve({ filter: /^\.\.\/app\/app\.ts$/ }, (args) => (args.importer === MAIN ? { path: appModule } : undefined));
+    },
+  };
+}
 
 /**
  * The entry's `import('./main.ts')` is the server bundle beside it, loaded by Node's own loader
@@ -120,7 +138,11 @@ const serverBundleBeside: esbuild.Plugin = {
  * - `server`: server.js, the server itself (server/main.ts and all it imports), compiled with
  *   the code in Node's compile cache (docs/deployment.md#compile-cache).
  */
-export function serverBuildOptions(outDir: string, react: ReactBuild): { readonly entry: esbuild.BuildOptions; readonly server: esbuild.BuildOptions } {
+export function serverBuildOptions(
+  outDir: string,
+  react: ReactBuild,
+  appModule: string = APP_MODULE,
+): { readonly entry: esbuild.BuildOptions; readonly server: esbuild.BuildOptions } {
   const esModule = esModuleOptions(react);
   return {
     entry: {
@@ -132,7 +154,8 @@ export function serverBuildOptions(outDir: string, react: ReactBuild): { readonl
     },
     server: {
       ...esModule,
-      entryPoints: [join(ROOT, 'server', 'main.ts')],
+      plugins: appModule === APP_MODULE ? esModule.plugins : [...(esModule.plugins ?? []), appFrom(appModule)],
+      entryPoints: [MAIN],
       outfile: join(outDir, SERVER_BUNDLE),
       sourcemap: 'linked',
     },
@@ -140,12 +163,13 @@ export function serverBuildOptions(outDir: string, react: ReactBuild): { readonl
 }
 
 /**
- * Bundles the server with production React, so `npm start` and the image run the built files and
+ * Bundles the server (around `appModule`, the app's declaration unless a test names its fixture
+ * app) with production React, so `npm start` and the image run the built files and
  * no node_modules, then fills its compile cache. The folder is emptied first, as the client's is,
  * so nothing an older build wrote (a bundle under an older name, its map) stays beside this one.
  */
-export async function buildServer(outDir: string): Promise<void> {
-  const { entry, server } = serverBuildOptions(outDir, 'production');
+export async function buildServer(outDir: string, appModule: string = APP_MODULE): Promise<void> {
+  const { entry, server } = serverBuildOptions(outDir, 'production', appModule);
   await rm(outDir, { recursive: true, force: true });
   await Promise.all([esbuild.build(entry), esbuild.build(server)]);
   await fillCompileCache(outDir);

@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
 import { freePort } from '../../scripts/lib/loopback.ts';
-import { LOCAL_CSRF_SECRET, LOCAL_SESSION_SECRET } from '../../scripts/lib/spawn-entry.ts';
+import { LOCAL_CSRF_SECRET } from '../../scripts/lib/spawn-entry.ts';
 import { COMPILE_CACHE_DIR } from '../../server/compile-cache.ts';
+import { FIXTURE_CLIENT_DIR, FIXTURE_MAIN_DIR } from '../support/fixture-server-build.ts';
 
 /**
  * There is no Docker engine here, so this runs the image's recipe by hand: what the final stage
- * copies, copied into an empty folder (the build stage's files from the local build), its
+ * copies, copied into an empty folder (the build stage's files from a local build), its
  * compile cache filled by its own RUN line as the user the server runs as and then handed to
  * root, the Dockerfile's own CMD to start as that user, its own HEALTHCHECK to probe. The image
  * holds no node_modules: the server bundle carries its packages, prom-client (loaded only when
@@ -19,8 +20,14 @@ import { COMPILE_CACHE_DIR } from '../../server/compile-cache.ts';
  * fails.
  */
 const ROOT = join(import.meta.dirname, '..', '..');
-/** The build stage's WORKDIR: `COPY --from=build /app/dist/server` is the local dist/server. */
+/** The build stage's WORKDIR: `COPY --from=build /app/dist/server` copies what `npm run build` made there. */
 const BUILD_WORKDIR = '/app/';
+/**
+ * What `npm run build` leaves in the build stage, as this test takes it: the product entry and
+ * the client built around the framework's fixture app (fixture-server-build.ts), not the app's,
+ * whose routes and settings (a secret of its own, say) are the app's to change.
+ */
+const BUILT: Readonly<Record<string, string>> = { 'dist/server': FIXTURE_MAIN_DIR, 'dist/client': FIXTURE_CLIENT_DIR };
 let workdir: string | undefined;
 afterAll(async () => {
   if (workdir === undefined) return;
@@ -118,9 +125,11 @@ test('the image recipe copies the built files, starts without node_modules and r
   for (const { from, source, target } of copies) {
     // From the build stage: the local build; from the build context: the repository.
     if (from !== undefined) expect(source.startsWith(BUILD_WORKDIR), source).toBe(true);
-    const local = from === undefined ? source : source.slice(BUILD_WORKDIR.length);
-    const destination = target.endsWith('/') ? join(app, target, local.split('/').at(-1) ?? '') : join(app, target);
-    await cp(join(ROOT, local), destination, { recursive: true });
+    const built = from === undefined ? source : source.slice(BUILD_WORKDIR.length);
+    const local = from === undefined ? join(ROOT, source) : BUILT[built];
+    if (local === undefined) throw new Error(`${source}: not a folder the build stage makes (${Object.keys(BUILT).join(', ')})`);
+    const destination = target.endsWith('/') ? join(app, target, built.split('/').at(-1) ?? '') : join(app, target);
+    await cp(local, destination, { recursive: true });
   }
 
   // Nothing to load packages from: whatever the server runs comes from its bundle.
@@ -154,13 +163,12 @@ test('the image recipe copies the built files, starts without node_modules and r
   expect(cache.length).toBeGreaterThan(0);
 
   const [port, metricsPort] = [await freePort(), await freePort()];
-  // The image sets no CSRF_SECRET nor SESSION_SECRET: a deployment passes its own (docs/deployment.md), as here.
+  // The image sets no CSRF_SECRET (nor an app's own secrets): a deployment passes its own (docs/deployment.md), as here.
   // Metrics on, so prom-client, imported only then, has to come out of the bundle too.
   const env = {
     ...process.env,
     NODE_ENV: 'production',
     CSRF_SECRET: LOCAL_CSRF_SECRET,
-    SESSION_SECRET: LOCAL_SESSION_SECRET,
     PORT: String(port),
     METRICS_PORT: String(metricsPort),
     METRICS_HOST: '127.0.0.1',

@@ -3,9 +3,9 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { spawnEntry, type EntryProcess } from '../../scripts/lib/spawn-entry.ts';
 import { CRASH_EXIT } from '../../server/lifecycle/crash-log.ts';
+import { FIXTURE_MAIN_ENTRY } from '../support/fixture-server-build.ts';
 
-/** The product's own entry, as `npm start` runs it. */
-const MAIN_ENTRY = join(import.meta.dirname, '..', '..', 'dist', 'server', 'main.js');
+// The product's own entry (built around the fixture app), as `npm start` runs it.
 const CRASH_ON_SIGNAL = pathToFileURL(join(import.meta.dirname, 'preload', 'crash-on-signal.mjs')).href;
 
 let running: EntryProcess | undefined;
@@ -16,7 +16,7 @@ afterEach(async () => {
 
 /** Starts the entry with the preload, crashes it once it listens, and returns what it printed and how it ended. */
 async function crash(kind: 'throw' | 'rejection') {
-  const entry = spawnEntry(MAIN_ENTRY, {
+  const entry = spawnEntry(FIXTURE_MAIN_ENTRY, {
     env: { PORT: '0', HOST: '127.0.0.1', SHUTDOWN_DELAY_MS: '0', CRASH_KIND: kind, NODE_OPTIONS: `--import=${CRASH_ON_SIGNAL}` },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,18 +1,17 @@
 import { spawnSync } from 'node:child_process';
 import { request, type IncomingHttpHeaders } from 'node:http';
-import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { START_EXIT } from '../../server/start-server.ts';
 import { FORM_TOKEN_FIELD } from '../../shared/navigation.ts';
 import { waitFor } from '../support/build-app.ts';
 import { startServerProcess, type ServerProcess } from '../support/proxy-harness.ts';
 import { startServerEntry } from '../support/server-process.ts';
+import { FIXTURE_MAIN_ENTRY } from '../support/fixture-server-build.ts';
 
 /**
  * Form posts across instances (docs/security.md, "Cross-site request forgery"): the built
  * fixture server (test/support/fixture-server.tsx, its /fixtures/form page) as real processes.
  */
-const MAIN_ENTRY = join(import.meta.dirname, '..', '..', 'dist', 'server', 'main.js');
 const SHARED_SECRET = 'process-test-shared-csrf-secret-0123456789';
 const OTHER_SECRET = 'process-test-other-csrf-secret-9876543210';
 
@@ -123,7 +122,7 @@ describe('form tokens across instances', () => {
 
 describe('CSRF_SECRET at start', () => {
   test('production without it: exit 78 and one line naming it, nothing started', () => {
-    const result = spawnSync(process.execPath, [MAIN_ENTRY], {
+    const result = spawnSync(process.execPath, [FIXTURE_MAIN_ENTRY], {
       env: { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', CSRF_SECRET: '' },
       encoding: 'utf8',
       timeout: 10_000,
@@ -136,7 +135,7 @@ describe('CSRF_SECRET at start', () => {
   });
 
   test('NODE_ENV=test without it: starts, and says once that the secret was made for the process', async () => {
-    const server = await startServerEntry(MAIN_ENTRY, { NODE_ENV: 'test', CSRF_SECRET: '', PORT: '0', HOST: '127.0.0.1' });
+    const server = await startServerEntry(FIXTURE_MAIN_ENTRY, { NODE_ENV: 'test', CSRF_SECRET: '', PORT: '0', HOST: '127.0.0.1' });
     running.push(server);
     const notes = server.logs.filter((line) => line.setting === 'CSRF_SECRET');
     expect(notes).toEqual([expect.objectContaining({ level: 30, environment: 'test' })]);

@@ -1,12 +1,12 @@
 import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { waitFor } from '../support/build-app.ts';
 import { DESKTOP_CHROME } from '../support/http-client.ts';
 import { startServerProcess, type ServerProcess } from '../support/proxy-harness.ts';
 import { startServerEntry } from '../support/server-process.ts';
 import { freePort } from '../../scripts/lib/loopback.ts';
+import { FIXTURE_MAIN_ENTRY } from '../support/fixture-server-build.ts';
 
 const running: ServerProcess[] = [];
 const agents: Agent[] = [];
@@ -195,8 +195,7 @@ describe('SIGINT', () => {
   });
 });
 
-describe('when the listener closes (the product entry, dist/server/main.js)', () => {
-  const MAIN_ENTRY = join(import.meta.dirname, '..', '..', 'dist', 'server', 'main.js');
+describe('when the listener closes (the product entry, built around the fixture app)', () => {
   const LISTENER_CLOSED = 'listener closed: finishing in-flight responses';
   const sockets: Socket[] = [];
   afterEach(() => {
@@ -204,7 +203,7 @@ describe('when the listener closes (the product entry, dist/server/main.js)', ()
   });
 
   async function startMain(env: Record<string, string>): Promise<ServerProcess> {
-    const server = await startServerEntry(MAIN_ENTRY, { PORT: '0', HOST: '127.0.0.1', ...env });
+    const server = await startServerEntry(FIXTURE_MAIN_ENTRY, { PORT: '0', HOST: '127.0.0.1', ...env });
     running.push(server);
     return server;
   }

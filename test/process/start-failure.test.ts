@@ -8,15 +8,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { waitFor } from '../support/build-app.ts';
 import { startServerEntry, type ServerProcess } from '../support/server-process.ts';
 import { freePort } from '../../scripts/lib/loopback.ts';
-import { LOCAL_CSRF_SECRET, LOCAL_SESSION_SECRET } from '../../scripts/lib/spawn-entry.ts';
+import { LOCAL_CSRF_SECRET } from '../../scripts/lib/spawn-entry.ts';
 import { START_EXIT } from '../../server/start-server.ts';
+import { FIXTURE_MAIN_ENTRY } from '../support/fixture-server-build.ts';
 
 /**
- * The product's own entry, as `npm start` runs it: a start that cannot go on is one fatal JSON
- * line on stdout naming the cause and the setting, nothing on stderr, no stack, and the exit code
- * docs/deployment.md lists for it.
+ * The product's own entry (built around the fixture app), as `npm start` runs it: a start that
+ * cannot go on is one fatal JSON line on stdout naming the cause and the setting, nothing on
+ * stderr, no stack, and the exit code docs/deployment.md lists for it.
  */
-const MAIN_ENTRY = join(import.meta.dirname, '..', '..', 'dist', 'server', 'main.js');
 const ACCEPT_FAILURE = pathToFileURL(join(import.meta.dirname, 'preload', 'accept-failure.mjs')).href;
 
 interface Ended {
@@ -26,12 +26,11 @@ interface Ended {
 }
 
 function runUntilExit(env: Record<string, string>): Ended {
-  const result = spawnSync(process.execPath, [MAIN_ENTRY], {
+  const result = spawnSync(process.execPath, [FIXTURE_MAIN_ENTRY], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
       CSRF_SECRET: LOCAL_CSRF_SECRET,
-      SESSION_SECRET: LOCAL_SESSION_SECRET,
       PORT: '0',
       HOST: '127.0.0.1',
       SHUTDOWN_DELAY_MS: '0',
@@ -126,7 +125,7 @@ describe('a server error after the start', () => {
 
   test('accept() failing (EMFILE) on either port is logged at error and both keep serving', async () => {
     const metricsPort = await freePort();
-    server = await startServerEntry(MAIN_ENTRY, {
+    server = await startServerEntry(FIXTURE_MAIN_ENTRY, {
       PORT: '0',
       HOST: '127.0.0.1',
       METRICS_PORT: String(metricsPort),

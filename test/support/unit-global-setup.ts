@@ -1,6 +1,10 @@
-import { buildFixtureClient } from './fixture-server-build.ts';
+import { buildFixtureClient, buildFixtureMain } from './fixture-server-build.ts';
 
-/** The unit tests' pages load the fixture client build (fixture-server-build.ts), made once before any test runs. */
+/**
+ * The unit tests' pages load the fixture client build (fixture-server-build.ts), and the
+ * configuration tests start the product entry built around the fixture app: both made once
+ * before any test runs.
+ */
 export default async function setup(): Promise<void> {
-  await buildFixtureClient();
+  await Promise.all([buildFixtureClient(), buildFixtureMain()]);
 }

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import createExpress from 'express';
 import { describe, expect, test } from 'vitest';
-import { ConfigError, DEFAULTS, parseConfig } from '../../server/config.ts';
+import { ConfigError, DEFAULTS, parseConfig, readSecret } from '../../server/config.ts';
+import { FIXTURE_MAIN_ENTRY } from '../support/fixture-server-build.ts';
 
 const defaults = { assetsDir: '/srv/client' };
 /** Production needs CSRF_SECRET; every case but those about it has one. */
@@ -240,7 +241,7 @@ describe('a bad value', () => {
     ['SHUTDOWN_DEADLINE_MS', '20s'],
     ['ANALYTICS_PAGE_VIEWS', 'https://evil.example;script-src-elem'],
   ])('%s=%s stops the real process with exit code 78 and the message on stderr', (variable, value) => {
-    const result = spawnSync(process.execPath, [join(import.meta.dirname, '..', '..', 'dist', 'server', 'main.js')], {
+    const result = spawnSync(process.execPath, [FIXTURE_MAIN_ENTRY], {
       env: { ...process.env, NODE_ENV: 'production', CSRF_SECRET: SECRET, PORT: '0', [variable]: value },
       encoding: 'utf8',
       timeout: 10_000,
@@ -281,6 +282,34 @@ describe('CSRF_SECRET', () => {
     expect((caught as ConfigError).variable).toBe('CSRF_SECRET');
     expect((caught as ConfigError).message).toContain('Invalid CSRF_SECRET="<18 characters, not shown>"');
     expect((caught as ConfigError).message).not.toContain('short-secret-value');
+  });
+});
+
+describe('MAKE_MISSING_SECRETS (npm start)', () => {
+  test('on: production without CSRF_SECRET or an app secret starts with ones made for the process, a new one each time', () => {
+    const env = { MAKE_MISSING_SECRETS: 'on' };
+    const first = parseConfig(env, defaults);
+    expect(first).toMatchObject({ environment: 'production', csrfSecretGenerated: true });
+    expect(first.csrfSecret.length).toBeGreaterThanOrEqual(32);
+    expect(parseConfig(env, defaults).csrfSecret).not.toBe(first.csrfSecret);
+    const appSecret = readSecret(env, 'ANY_APP_SECRET');
+    expect(appSecret.length).toBeGreaterThanOrEqual(32);
+    expect(readSecret(env, 'ANY_APP_SECRET')).not.toBe(appSecret);
+  });
+
+  test('on: a secret that is set is used as given, and one too short is still refused', () => {
+    expect(parse({ MAKE_MISSING_SECRETS: 'on' })).toMatchObject({ csrfSecret: SECRET, csrfSecretGenerated: false });
+    expect(readSecret({ MAKE_MISSING_SECRETS: 'on', APP_SECRET: SECRET }, 'APP_SECRET')).toBe(SECRET);
+    expect(() => readSecret({ MAKE_MISSING_SECRETS: 'on', APP_SECRET: 'short' }, 'APP_SECRET')).toThrow('Invalid APP_SECRET="<5 characters, not shown>"');
+  });
+
+  test.each(['off', ''])('%s (or unset): production still requires every secret', (value) => {
+    expect(() => parseConfig({ MAKE_MISSING_SECRETS: value }, defaults)).toThrow('Invalid CSRF_SECRET=""');
+    expect(() => readSecret({ MAKE_MISSING_SECRETS: value }, 'APP_SECRET')).toThrow('Invalid APP_SECRET=""');
+  });
+
+  test('a value that is not on or off is refused, naming it', () => {
+    expect(() => parseConfig({ MAKE_MISSING_SECRETS: 'yes please' }, defaults)).toThrow('Invalid MAKE_MISSING_SECRETS="yes please"');
   });
 });
 

@@ -6,10 +6,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildClient, APP_ROUTES } from '../../scripts/build-client.ts';
+import { buildClient } from '../../scripts/build-client.ts';
 import { buildServer, SERVER_BUNDLE, serverBuildOptions } from '../../scripts/build-server.ts';
 import { COMPILE_CACHE_DIR } from '../../server/compile-cache.ts';
+import { FIXTURE_ROUTES_MODULE } from '../support/fixture-server-build.ts';
 import { startWithStderr, type StartedEntry } from '../support/start-with-stderr.ts';
+
+const FIXTURE_APP_MODULE = join(import.meta.dirname, '..', 'support', 'fixture-app.ts');
 
 /**
  * The production server build as `npm run build` makes it (docs/deployment.md#compile-cache): the
@@ -29,8 +32,9 @@ describe('the server build', () => {
     // What an older build left behind, which this one must not keep.
     await mkdir(serverDir);
     await writeFile(join(serverDir, 'server.cjs'), 'module.exports = "an older build";\n');
-    await buildClient({ routesModule: APP_ROUTES, outDir: join(root, 'client'), mode: 'production' });
-    await buildServer(serverDir);
+    // Around the framework's fixture app, never the app's: its routes and settings are the app's to change.
+    await buildClient({ routesModule: FIXTURE_ROUTES_MODULE, outDir: join(root, 'client'), mode: 'production' });
+    await buildServer(serverDir, FIXTURE_APP_MODULE);
   }, 60_000);
   afterAll(async () => {
     await Promise.all(running.map((server) => server.stop()));
