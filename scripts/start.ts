@@ -1,19 +1,17 @@
-import { randomBytes } from 'node:crypto';
-
 /**
  * `npm start`: the built server on this machine, in production mode. A deployment sets
- * `CSRF_SECRET` and, for an app with sessions, `SESSION_SECRET` (each the same on every
- * instance) and runs `node dist/server/main.js`, which refuses to start without them; for a
- * single local run, secrets made here will do, and this says so. Everything else is read by the
- * server itself (server/config.ts, and the app's settings in app/app.ts).
+ * `CSRF_SECRET` and the app's own secrets (the guest book's `SESSION_SECRET`), each the same on
+ * every instance, and runs `node dist/server/main.js`, which refuses to start without them. For a
+ * single local run, `MAKE_MISSING_SECRETS=on` lets the server make each secret left unset, its
+ * own and those the app reads with `readSecret`, whatever they are called; this says so.
+ * Everything else is read by the server itself (server/config.ts, and the app's settings in
+ * app/app.ts).
  */
 process.env.NODE_ENV ??= 'production';
-for (const [name, what] of [
-  ['CSRF_SECRET', 'form tokens'],
-  ['SESSION_SECRET', 'sessions'],
-] as const) {
-  if ((process.env[name] ?? '').trim() !== '') continue;
-  process.env[name] = randomBytes(48).toString('base64url');
-  process.stderr.write(`npm start: ${name} is not set, so this run uses a random one (${what} end with it); deployments set their own\n`);
+if ((process.env.MAKE_MISSING_SECRETS ?? '').trim() === '') {
+  process.env.MAKE_MISSING_SECRETS = 'on';
+  process.stderr.write(
+    "npm start: secrets not set (CSRF_SECRET, and the app's own such as SESSION_SECRET) are made for this run, so form tokens and sessions end with it; deployments set their own\n",
+  );
 }
 await import(new URL('../dist/server/main.js', import.meta.url).href);

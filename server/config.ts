@@ -41,7 +41,7 @@ export interface Config {
   readonly compression: boolean;
   /** Signs the form tokens of the cross-site check (docs/security.md). Never logged. */
   readonly csrfSecret: string;
-  /** `CSRF_SECRET` was unset (development and test only): `csrfSecret` was made for this process. */
+  /** `CSRF_SECRET` was unset (development and test, or MAKE_MISSING_SECRETS): `csrfSecret` was made for this process. */
   readonly csrfSecretGenerated: boolean;
 }
 
@@ -200,14 +200,24 @@ function optionalPort(env: Env, name: string): number | undefined {
 }
 
 /**
+ * Whether a secret left unset may be made for the process: outside production always, in
+ * production only when `MAKE_MISSING_SECRETS=on`, which `npm start` sets for one local run. A
+ * deployment never does: its instances must sign alike, and a restart must not end every session.
+ */
+function mayMakeSecrets(env: Env, environment: Environment): boolean {
+  return environment !== 'production' || onOff(env, 'MAKE_MISSING_SECRETS', false);
+}
+
+/**
  * `CSRF_SECRET`: required in production, where every instance must sign form tokens alike.
- * Elsewhere an unset secret is made for the process. The value never appears in a message.
+ * Elsewhere (or with MAKE_MISSING_SECRETS) an unset secret is made for the process. The value
+ * never appears in a message.
  */
 function csrfSecret(env: Env, name: string, environment: Environment): { readonly csrfSecret: string; readonly csrfSecretGenerated: boolean } {
   const raw = read(env, name);
   const expected = `a secret of at least ${CSRF_SECRET_MIN_LENGTH} characters, required when NODE_ENV=production (e.g. openssl rand -base64 48)`;
   if (raw === undefined) {
-    if (environment === 'production') throw new ConfigError(name, '', expected);
+    if (!mayMakeSecrets(env, environment)) throw new ConfigError(name, '', expected);
     return { csrfSecret: randomBytes(32).toString('base64url'), csrfSecretGenerated: true };
   }
   if (raw.length < CSRF_SECRET_MIN_LENGTH) throw new ConfigError(name, `<${raw.length} characters, not shown>`, expected);
@@ -217,8 +227,9 @@ function csrfSecret(env: Env, name: string, environment: Environment): { readonl
 /**
  * A secret an app reads in its `settings` (app/app.ts), such as `SESSION_SECRET`, by the same
  * rule as `CSRF_SECRET`: required in production, where every instance must sign alike; made for
- * the process elsewhere, so development and tests start without one (their sessions end with
- * the process). Throws ConfigError, never showing the value.
+ * the process elsewhere, or with MAKE_MISSING_SECRETS, so development, tests and `npm start`
+ * start without one (their sessions end with the process). Throws ConfigError, never showing
+ * the value.
  */
 export function readSecret(env: Env, name: string): string {
   const environment = oneOf<Environment>(env, 'NODE_ENV', ['production', 'development', 'test'], 'production');
