@@ -2,13 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { cleanClientOutput, clientBuildOptions, findPageEntries, APP_ROUTES, ROOT, writeManifest } from './build-client.ts';
+import { cleanClientOutput, clientBuildOptions, findPageEntries, APP_ROUTES, ROOT, writeManifest, type PageEntries } from './build-client.ts';
 import { serverBuildOptions } from './build-server.ts';
 
 /**
  * `npm run dev`: esbuild watches client and server; after every rebuild the server restarts
  * (it reads the client manifest once at start) and open pages reload through server-sent
- * events from a small side server. A new route or page module needs a restart of this command.
+ * events from a small side server. The route table is read again after every server build: a
+ * route, page or layout added or removed gives the client build its new entry points.
  */
 const RELOAD_PORT = Number(process.env.DEV_RELOAD_PORT ?? 35729);
 const RELOAD_URL = `http://localhost:${RELOAD_PORT}/events`;
@@ -116,18 +117,49 @@ function onRebuild(name: (typeof BUILDS)[number], after?: (result: esbuild.Build
   };
 }
 
-const entries = await findPageEntries(APP_ROUTES);
+/** The client build's entry points as the route table names them: pages with the layouts around them. */
+function entriesKey(entries: PageEntries): string {
+  return JSON.stringify([[...entries.files], [...entries.layouts], [...entries.routes]]);
+}
+
+/** A watching client build for `entries`: started, it builds at once, then on every change. */
+async function watchClient(entries: PageEntries): Promise<esbuild.BuildContext> {
+  const options = clientBuildOptions(entries, { outDir: CLIENT_OUT, mode: 'development' });
+  const context = await esbuild.context({
+    ...options,
+    plugins: [
+      ...(options.plugins ?? []),
+      onRebuild('client', async (result) => {
+        if (result.metafile !== undefined) await writeManifest(result.metafile, CLIENT_OUT, entries);
+      }),
+    ],
+  });
+  await context.watch();
+  return context;
+}
+
+let entries = await findPageEntries(APP_ROUTES);
 await cleanClientOutput(CLIENT_OUT);
-const clientOptions = clientBuildOptions(entries, { outDir: CLIENT_OUT, mode: 'development' });
-const client = await esbuild.context({
-  ...clientOptions,
-  plugins: [
-    ...(clientOptions.plugins ?? []),
-    onRebuild('client', async (result) => {
-      if (result.metafile !== undefined) await writeManifest(result.metafile, CLIENT_OUT, entries);
-    }),
-  ],
-});
+let client = await watchClient(entries);
+
+/**
+ * After a server build, which holds the route table: when its pages or layouts changed, the
+ * client build starts again with the new entry points, and the server restarts only once that
+ * build is written (a server whose page is missing from the manifest refuses to start).
+ */
+async function followRouteTable(): Promise<void> {
+  const next = await findPageEntries(APP_ROUTES).catch((error: unknown) => {
+    process.stdout.write(`[dev] the route table cannot be read: ${error instanceof Error ? error.message : String(error)}\n`);
+    return undefined;
+  });
+  if (next === undefined || entriesKey(next) === entriesKey(entries)) return;
+  entries = next;
+  builtOnce.delete('client');
+  await client.dispose();
+  process.stdout.write('[dev] the route table changed: building the client with its pages\n');
+  client = await watchClient(entries);
+}
+
 // Development React: its warnings are what dev mode is for. The build fills no compile cache
 // here: Node writes one as each run of the server ends, for the next.
 const serverOptions = serverBuildOptions(SERVER_OUT, 'chosen-at-run-time');
@@ -137,9 +169,9 @@ const servers = await Promise.all(
       ['server entry', serverOptions.entry],
       ['server', serverOptions.server],
     ] as const
-  ).map(([name, options]) => esbuild.context({ ...options, plugins: [...(options.plugins ?? []), onRebuild(name)] })),
+  ).map(([name, options]) => esbuild.context({ ...options, plugins: [...(options.plugins ?? []), onRebuild(name, name === 'server' ? followRouteTable : undefined)] })),
 );
-await Promise.all([client.watch(), ...servers.map((server) => server.watch())]);
+await Promise.all(servers.map((server) => server.watch()));
 process.stdout.write(`[dev] watching; pages reload through ${RELOAD_URL}\n`);
 
 async function shutdown(): Promise<void> {

@@ -64,7 +64,7 @@ export function createPageHandler(routeDefinition: PageRouteDefinition, options:
   const assets = routeDefinition.page === undefined ? undefined : client.assets?.routes.get(routeDefinition.path);
   if (routeDefinition.page !== undefined && client.assets !== undefined && assets === undefined) {
     throw new Error(
-      `Route ${routeDefinition.path}: its page module is not in the client build (run npm run build; under npm run dev, which finds page modules as it starts, restart it)`,
+      `Route ${routeDefinition.path}: its page module is not in the client build (run npm run build)`,
     );
   }
   // Most heads depend neither on the data nor on the path: worked out once, not per request (page-head.ts).
