@@ -63,9 +63,7 @@ export function createPageHandler(routeDefinition: PageRouteDefinition, options:
   const { renderTimeoutMs, data: dataSettings, document, client } = options;
   const assets = routeDefinition.page === undefined ? undefined : client.assets?.routes.get(routeDefinition.path);
   if (routeDefinition.page !== undefined && client.assets !== undefined && assets === undefined) {
-    throw new Error(
-      `Route ${routeDefinition.path}: its page module is not in the client build (run npm run build)`,
-    );
+    throw new Error(`Route ${routeDefinition.path}: its page module is not in the client build (run npm run build)`);
   }
   // Most heads depend neither on the data nor on the path: worked out once, not per request (page-head.ts).
   const heads = createPageHeads(routeDefinition, options.head);
