@@ -87,7 +87,10 @@ export function createPageHandler(routeDefinition: PageRouteDefinition, options:
   // Only a page whose route takes posts hands out a form token (docs/security.md): a read-only
   // page signs nothing and sets no cookie, which is most of a site's pages and most of its CPU.
   const settings = routeDefinition.action === undefined ? { ...dataSettings, formToken: undefined } : dataSettings;
-  const prepare = { settings, heads, hydrates: assets !== undefined };
+  // A page module hydrates in production, which refuses to start without its client build: its
+  // data is checked for the browser even where no build is served (an app's tests), so a value
+  // the browser cannot receive fails there as it would in production.
+  const prepare = { settings, heads, hydrates: routeDefinition.page !== undefined };
 
   return async function renderPage(req: Request, res: Response, next: NextFunction) {
     const started = performance.now();

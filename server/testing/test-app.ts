@@ -36,7 +36,8 @@ export function createCapturingLogger(): { readonly logger: Logger; readonly log
 /**
  * An app built from its declaration (app/app.ts) as the server builds it, without listening,
  * for the app's own tests (docs/building-an-app.md#testing-the-app). The form-token secret is
- * made for the test; pages render on the server only unless `assets` are given.
+ * made for the test; pages render on the server only unless `assets` are given, and their data
+ * is checked as the browser would receive it either way (render-page.tsx), as in production.
  */
 export function createTestApp<Settings>(definition: AppDefinition<Settings>, { env = { NODE_ENV: 'test' }, ...options }: TestAppOptions = {}): TestApp {
   const { logger, logs } = createCapturingLogger();

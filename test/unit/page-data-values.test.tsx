@@ -300,6 +300,18 @@ describe('a value the browser cannot receive', () => {
     expect(errorLines(built.logs).map((line) => line.err)).toEqual([expect.objectContaining({ message: `${expected} cannot be sent to the browser` })]);
   });
 
+  test.each([
+    ['in the data', '/money', MESSAGE],
+    ['in a deferred value', '/deferred-money', 'data.slow.items[0].price: an instance of Money cannot be sent to the browser'],
+  ])("%s of a page module served without a client build, as in an app's tests: the same error line as in production", async (_where, path, message) => {
+    // No assets: the page renders on the server alone, but production, which hydrates every page module, would refuse it.
+    const built = buildApp(routes);
+    const res = await request(built.app).get(path);
+    expect(res.text).not.toContain('<script src="/assets/fixture.js"');
+    expect(errorLines(built.logs).map((line) => line.err)).toEqual([expect.objectContaining({ message })]);
+    if (path === '/money') expect(res.status).toBe(500);
+  });
+
   test('a page that ships no JavaScript may hold it: its data never leaves the server', async () => {
     const built = buildApp(pages);
     const res = await request(built.app).get('/money');
