@@ -52,6 +52,12 @@ describe('the client bundle of a page leaves out what runs on the server', () =>
     );
   });
 
+  test("refuses a page that exports React Router's `loader`, naming the file, the line and `load`", async () => {
+    await expect(buildClient({ routesModule: join(FIXTURES, 'react-router-names-table.ts'), outDir: join(outDir, 'react-router-names'), mode: 'production' })).rejects.toThrow(
+      /client-build-fixtures\/pages\/react-router-names\.tsx:8: exports `loader`, which this framework does not read: its server data comes from `load`/,
+    );
+  });
+
   test("keeps the lines of the page's code where they were, so the build's messages point at the right line", async () => {
     await expect(buildClient({ routesModule: join(FIXTURES, 'missing-module-table.ts'), outDir: join(outDir, 'missing-module'), mode: 'production' })).rejects.toThrow(
       /route \/missing-module:\n.*client-build-fixtures\/pages\/missing-module\.tsx:12: Could not resolve "\.\/no-such-module\.ts"/,
