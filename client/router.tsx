@@ -74,13 +74,18 @@ export function StatusOnly({ status, digest }: { readonly status: number; readon
  */
 function stays(url: URL): boolean {
   if (url.origin !== location.origin) return false;
-  const route = routes.find((candidate) => candidate.pattern.test(url.pathname));
+  const route = routeOf(url);
   return route === undefined || route.script !== undefined;
+}
+
+/** The route of a same-origin URL's path, if any. */
+function routeOf(url: URL): (typeof routes)[number] | undefined {
+  return routes.find((candidate) => candidate.pattern.test(url.pathname));
 }
 
 /** The stylesheets of the page at a same-origin URL, from its route (docs/styles.md). */
 function stylesOf(url: URL): readonly string[] {
-  return routes.find((candidate) => candidate.pattern.test(url.pathname))?.styles ?? [];
+  return routeOf(url)?.styles ?? [];
 }
 
 /** Each stylesheet a navigation added, by URL: settles once it has loaded or failed. */
@@ -98,10 +103,7 @@ function loadStyles(hrefs: readonly string[]): Promise<unknown> {
       let loaded = sheets.get(href);
       // The document may hold it already: linked, or inline with its URL in data-href (client-assets.ts).
       if (loaded === undefined && document.querySelector(`link[rel=stylesheet][href="${href}"],style[data-href="${href}"]`) === null) {
-        const link = document.createElement('link');
-        link.rel = 'stylesheet';
-        link.media = 'not all';
-        link.href = href;
+        const link = Object.assign(document.createElement('link'), { rel: 'stylesheet', media: 'not all', href });
         loaded = new Promise((done) => {
           link.onload = link.onerror = done;
         });
@@ -196,13 +198,16 @@ function afterShow(): void {
   arrival = undefined;
   done?.shown?.();
   if (done === undefined || done.shown !== undefined) return;
-  const target = done.hash === '' ? null : document.getElementById(fragmentId(done.hash));
-  if (done.scroll !== undefined) scrollTo(done.scroll[0], done.scroll[1]);
-  else if (target !== null) target.scrollIntoView();
-  else scrollTo(0, 0);
-  // A field the visitor is typing in, in a layout that stayed (a search box that navigates as
-  // they type), keeps the focus; otherwise it goes to the new page's heading.
+  // A form answered with field errors: its first invalid field takes the focus and comes into
+  // view, as the browser's own validation would do, rather than the page's heading at the top.
+  document.querySelector<HTMLElement>('#root [aria-invalid=true]')?.focus();
+  // A field the visitor is typing in (that one, or one in a layout that stayed: a search box that
+  // navigates as they type) keeps the focus and the scroll; otherwise both go to the new page.
   const typing = document.activeElement?.matches('#root input,#root textarea,#root select') === true;
+  const target = done.hash === '' ? null : document.getElementById(fragmentId(done.hash));
+  if (done.scroll !== undefined) scrollTo(...done.scroll);
+  else if (target !== null) target.scrollIntoView();
+  else if (!typing) scrollTo(0, 0);
   const heading = typing ? null : (document.querySelector<HTMLElement>('#root main h1') ?? document.querySelector<HTMLElement>('#root h1'));
   if (heading !== null) {
     if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
@@ -704,7 +709,7 @@ export async function startNavigation(initial: View, routeTable: string | undefi
       return true;
     },
     prefetch(url, data) {
-      const route = url.origin === location.origin ? routes.find((candidate) => candidate.pattern.test(url.pathname)) : undefined;
+      const route = url.origin === location.origin ? routeOf(url) : undefined;
       if (route?.script === undefined) return;
       prefetchCode(route);
       if (!data || prefetched.has(url.href)) return;

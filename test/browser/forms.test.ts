@@ -77,6 +77,30 @@ describe('forms in Chromium', () => {
     await context.close();
   });
 
+  test('field errors shown in place put the focus on the first invalid field, in view, rather than on the heading at the top', async () => {
+    // A window so short that the second field sits below the fold of the page's top.
+    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME, viewport: { width: 800, height: 160 } });
+    const { page, problems } = await watchedPage(context);
+    await page.goto(`${server.origin}/fixtures/form`);
+    await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
+    await page.fill('#name', 'Ada');
+    await page.focus('#email');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#email-error');
+    // The page is shown again (a new view): wait until the runtime has placed the focus.
+    await page.waitForFunction(() => document.activeElement !== null && document.activeElement !== document.body, null, { timeout: 5_000 });
+    const where = await page.evaluate(() => {
+      const field = document.querySelector('#email')?.getBoundingClientRect();
+      return { focused: document.activeElement?.id, top: field?.top ?? -1, bottom: field?.bottom ?? -1, height: innerHeight, scrollY };
+    });
+    expect(where.focused).toBe('email');
+    expect(where.top).toBeGreaterThanOrEqual(0);
+    expect(where.bottom).toBeLessThanOrEqual(where.height);
+    expect(where.scrollY).toBeGreaterThan(0);
+    expect(problems.filter((text) => !/status of 422/.test(text))).toEqual([]);
+    await context.close();
+  });
+
   test('a form on another origin that posts to the app is refused with the 403 page, and the log says why', async () => {
     const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
     const { page } = await watchedPage(context);
