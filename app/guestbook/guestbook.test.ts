@@ -56,6 +56,15 @@ describe('the guest book', () => {
     expect(api.body).toEqual({ entries: [{ id: '1', name: 'Ada', message: 'Lovely engine.', createdAt: expect.any(String), likes: 0 }] });
   });
 
+  test('a like button is named by the count it shows, then what it does (WCAG 2.5.3), not by an aria-label that differs from it', async () => {
+    const { app: server } = guestbook();
+    await request(server).post('/guestbook').set(SAME_ORIGIN).type('form').send({ name: 'Ada', message: 'Lovely engine.' }).expect(303);
+    const text = textOf(await request(server).get('/guestbook').expect(200));
+    const button = /<form[^>]*class="like"[\s\S]*?<button([^>]*)>([\s\S]*?)<\/button>/.exec(text);
+    expect(button?.[1]).not.toMatch(/\saria-label=/);
+    expect(button?.[2]).toBe('<span aria-hidden="true">♥</span> 0 <span class="sr-only">likes: like Ada&#x27;s entry</span>');
+  });
+
   test("a like through the list's fetcher answers with the new count alone; without JavaScript it shows the entry again", async () => {
     const { app: server } = guestbook();
     await request(server).post('/guestbook').set(SAME_ORIGIN).type('form').send({ name: 'Ada', message: 'Lovely engine.' }).expect(303);
@@ -71,8 +80,8 @@ describe('the guest book', () => {
     // A plain form post: the entry's page again, thanked, with the count.
     const plain = await request(server).post('/guestbook/1').set(SAME_ORIGIN).type('form').send({ intent: 'like' }).expect(200);
     expect(textOf(plain)).toContain('Thank you for the like.');
-    expect(textOf(plain)).toContain('♥ 2');
-    expect(textOf(await request(server).get('/guestbook').expect(200))).toContain('♥ 2');
+    expect(textOf(plain)).toContain('♥</span> 2 <span');
+    expect(textOf(await request(server).get('/guestbook').expect(200))).toContain('♥</span> 2 <span');
     await request(server).post('/guestbook/9').set(SAME_ORIGIN).type('form').send({ intent: 'like' }).expect(404);
   });
 
