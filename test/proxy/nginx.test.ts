@@ -2,6 +2,7 @@ import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../support/proxy-harness.ts';
 import { freePort } from '../../scripts/lib/loopback.ts';
+import { waitFor } from '../support/build-app.ts';
 import { DESKTOP_CHROME, getTimed } from '../support/http-client.ts';
 import { startNginx, type RunningNginx } from './nginx.ts';
 
@@ -30,6 +31,14 @@ function allLogs(): Record<string, unknown>[] {
   return instances.flatMap((instance) => instance.logs);
 }
 
+/** The completion line of the request whose answer carried `requestId`, once its instance has written it. */
+async function completionLineOf(requestId: string | string[] | undefined): Promise<Record<string, unknown>> {
+  expect(typeof requestId).toBe('string');
+  const find = () => allLogs().find((entry) => entry.msg === 'request completed' && entry.reqId === requestId);
+  await waitFor(() => find() !== undefined, 5_000, `the completion line of ${String(requestId)}`);
+  return find() ?? {};
+}
+
 describe('behind real nginx', () => {
   test('streaming passes through unbuffered: the shell arrives before the slow boundary', async () => {
     const res = await getTimed(`${nginx.origin}/fixtures/slow?ms=1000`);
@@ -51,10 +60,9 @@ describe('behind real nginx', () => {
     expect(res.status).toBe(500);
     // nginx sets X-Forwarded-Host from Host, and the app trusts nginx's address.
     expect(res.body).toContain('while loading shop.example.com (see');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const line = allLogs().find((entry) => entry.msg === 'request completed' && entry.path === '/fixtures/throw');
+    const line = await completionLineOf(res.headers['x-request-id']);
     // nginx overwrites X-Forwarded-For with the real peer and X-Forwarded-Proto with its scheme.
-    expect(line).toMatchObject({ ip: '127.0.0.1', protocol: 'http' });
+    expect(line).toMatchObject({ path: '/fixtures/throw', ip: '127.0.0.1', protocol: 'http' });
   });
 
   test('spoofed forwarded headers straight from an untrusted peer are ignored', async () => {
@@ -66,9 +74,8 @@ describe('behind real nginx', () => {
     });
     expect(res.body).toContain('while loading direct.internal (see');
     expect(res.body).not.toContain('evil.example.net');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const line = allLogs().find((entry) => entry.msg === 'request completed' && entry.ip === '203.0.113.9');
-    expect(line).toBeUndefined();
+    const line = await completionLineOf(res.headers['x-request-id']);
+    expect(line).toMatchObject({ path: '/fixtures/throw', ip: '127.0.0.1', protocol: 'http' });
   });
 
   test('a rolling restart under load fails no request', async () => {

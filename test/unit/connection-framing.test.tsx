@@ -1,7 +1,7 @@
 import { Suspense, use } from 'react';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { PageProps, RouteDefinition } from '../../shared/route-definition.ts';
-import { buildApp, delay, errorLines, type TestApp } from '../support/build-app.ts';
+import { buildApp, errorLines, type TestApp, waitFor } from '../support/build-app.ts';
 import { closeTestServers, DESKTOP_CHROME, listenForTest } from '../support/http-client.ts';
 import { unitRoutes } from '../support/pages.tsx';
 import { openRawConnection, splitResponses } from '../support/raw-http.ts';
@@ -40,9 +40,10 @@ describe('one connection, one framing', () => {
     const port = await start(built);
     const connection = await openRawConnection(port);
     connection.write(`GET /streaming HTTP/1.1\r\nHost: localhost\r\nUser-Agent: ${DESKTOP_CHROME}\r\n\r\n`);
-    await delay(80);
     // The shell (status line and headers included) is on the wire; the boundary is still pending.
+    await waitFor(() => connection.received().includes('LATE-FALLBACK'), 3_000, 'the shell on the wire');
     expect(connection.received()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(connection.received()).not.toContain('LATE-CONTENT-ARRIVED');
     connection.write('GET / HTTP/1.1\r\nHost: localhost\r\nthis line has no colon\r\n\r\n');
     expect(await connection.closedWithin(3_000)).toBeLessThan(3_000);
 
