@@ -633,11 +633,10 @@ function prefetchCode(route: ClientRoute): void {
     prefetchedCode.add(href);
     limit((done) => {
       const link = document.createElement('link');
-      // A stylesheet is fetched ahead too, and applied only when its page is shown (loadStyles).
-      if (route.styles?.includes(href) === true) {
-        link.rel = 'preload';
-        link.as = 'style';
-      } else link.rel = 'modulepreload';
+      // A stylesheet is fetched ahead too, into the cache, and applied only when its page is
+      // shown (loadStyles): a prefetch, since a preload the page on the screen never uses makes
+      // the browser warn in the console.
+      link.rel = route.styles?.includes(href) === true ? 'prefetch' : 'modulepreload';
       link.href = href;
       link.nonce = nonce;
       link.onload = link.onerror = () => done();

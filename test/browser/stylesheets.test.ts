@@ -73,4 +73,22 @@ describe('stylesheets in Chromium', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  test("hovering a link fetches its page's stylesheet ahead, and the console stays quiet while that page is not shown", async () => {
+    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const { page, problems } = await watchedPage(context);
+    await page.goto(`${session.server.origin}/styles/plain`);
+    await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
+    const fetched = page.waitForRequest(/\/assets\/styled-[A-Z0-9]+\.css$/, { timeout: 5_000 });
+    await page.hover('#to-styled');
+    await fetched;
+    // Chrome warns a few seconds after the load event about a preloaded resource the page has not used.
+    await page.waitForTimeout(5_000);
+    expect(problems).toEqual([]);
+    await page.click('#to-styled');
+    await page.waitForSelector('h1.styled-heading', { timeout: 10_000 });
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(235, 250, 235)');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
