@@ -677,6 +677,8 @@ export async function startNavigation(initial: View, routeTable: string | undefi
   // The browser's own restoration would fight the runtime's; so the runtime restores a reload's,
   // and a return from another document's, from the scroll kept in the entry (saveScroll).
   history.scrollRestoration = 'manual';
+  // The live region is there from the start: screen readers often miss one filled as it is inserted.
+  announce('');
   const scroll = keptScroll(Object(history.state));
   if (scroll !== undefined) scrollTo(...scroll);
   history.replaceState({ ...(history.state ?? {}), key: initial.key, doc }, '');

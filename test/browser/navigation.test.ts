@@ -27,6 +27,14 @@ function sameDocument(page: Page): Promise<boolean> {
 describe('in-place navigation in Chromium', () => {
   test('A → B → back: no reload, title and head updated, focus on the heading, the title announced, scroll restored', async () => {
     const { page, problems, documents, close } = await openA();
+    // The live region is in the document, empty, before the first navigation fills it: screen
+    // readers often miss a region that is filled as it is inserted.
+    const announcer = () =>
+      page.evaluate(() => {
+        const region = document.getElementById('nav-announcer');
+        return region === null ? null : [region.getAttribute('aria-live'), region.textContent];
+      });
+    await expect.poll(announcer).toEqual(['assertive', '']);
     // Scrolled so that the link is in view: the click itself does not scroll.
     await page.evaluate(() => document.getElementById('to-b-bottom')?.scrollIntoView({ block: 'end' }));
     const scrolled = await page.evaluate(() => scrollY);
