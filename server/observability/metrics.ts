@@ -29,14 +29,14 @@ export async function createMetrics({ processMetrics = true }: { readonly proces
   });
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
-    help: 'Time from request to the end of the response, by route pattern.',
+    help: 'Time from request to the end of the response, by route pattern, method and status.',
     labelNames: ['route', 'method', 'status'] as const,
     buckets: DURATION_BUCKETS,
     registers: [registry],
   });
   const shell = new Histogram({
     name: 'react_time_to_shell_seconds',
-    help: 'Time from request to the shell being ready to send, by route pattern.',
+    help: 'Time from the page handler starting (load included) to the shell being ready to send, by route pattern; for a crawler, to the whole document.',
     labelNames: ['route'] as const,
     buckets: DURATION_BUCKETS,
     registers: [registry],
