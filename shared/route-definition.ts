@@ -251,6 +251,7 @@ export function flattenRoutes(table: readonly RouteTableEntry[], around: readonl
     if (isLayoutGroup(entry)) {
       if (ids.has(entry.layout.id) || entry.layout.id.startsWith('/'))
         throw new Error(`Layout id "${entry.layout.id}": layout ids are unique and never start with "/" (a route's id is its path)`);
+      if (entry.children.length === 0) throw new Error(`Layout id "${entry.layout.id}": its list of routes is empty, so it frames nothing`);
       ids.add(entry.layout.id);
       flat.push(...flattenRoutes(entry.children, [...around, entry.layout], ids));
     } else flat.push(around.length === 0 ? entry : { ...entry, layouts: [...around, ...(entry.layouts ?? [])] });

@@ -75,6 +75,34 @@ function layoutModule(call: ts.CallExpression, table: string, source: ts.SourceF
   return file;
 }
 
+/** The `id` a `layout()` call's options give as a string literal; undefined when written otherwise. */
+function literalLayoutId(options: ts.Expression | undefined): string | undefined {
+  if (options === undefined || !ts.isObjectLiteralExpression(options)) return undefined;
+  for (const property of options.properties) {
+    if (ts.isPropertyAssignment(property) && ts.isIdentifier(property.name) && property.name.text === 'id' && ts.isStringLiteralLike(property.initializer))
+      return property.initializer.text;
+  }
+  return undefined;
+}
+
+/**
+ * Refuses, at build time, the layout() mistakes the server would refuse only as it starts (or
+ * not at all): an empty list of routes, which frames nothing, and an id another layout has.
+ * `ids` maps each id met so far to where it was written.
+ */
+function checkLayout(call: ts.CallExpression, table: string, source: ts.SourceFile, ids: Map<string, string>): void {
+  const where = `${displayPath(table)}:${source.getLineAndCharacterOfPosition(call.getStart(source)).line + 1}`;
+  const [, children, options] = call.arguments;
+  if (children !== undefined && ts.isArrayLiteralExpression(children) && children.elements.length === 0) {
+    throw new RouteTableError(`${where}: layout(): its list of routes is empty, so it frames nothing (put the routes it frames in its second argument)`);
+  }
+  const id = literalLayoutId(options);
+  if (id === undefined) return;
+  const first = ids.get(id);
+  if (first !== undefined) throw new RouteTableError(`${where}: layout(): the id "${id}" is already the id of the layout at ${first} (layout ids are unique)`);
+  ids.set(id, where);
+}
+
 /** Reads one `route(path, page)` call: a string literal and a namespace import, or a RouteTableError saying what to write. */
 function pageRoute(call: ts.CallExpression, table: string, source: ts.SourceFile, imports: TableImports, layouts: readonly string[]): PageRoute {
   const where = `${displayPath(table)}:${source.getLineAndCharacterOfPosition(call.getStart(source)).line + 1}`;
@@ -101,7 +129,7 @@ function pageRoute(call: ts.CallExpression, table: string, source: ts.SourceFile
  * `{ ...route('/x', page), load }` too), and the routes of the tables it spreads into its own
  * array (`[...routes, …]` of a table imported by name from a relative module).
  */
-async function readTable(table: string, seen: Set<string>, around: readonly string[] = []): Promise<PageRoute[]> {
+async function readTable(table: string, seen: Set<string>, ids: Map<string, string>, around: readonly string[] = []): Promise<PageRoute[]> {
   seen.add(table);
   const source = parseModule(table, await readFile(table, 'utf8'));
   const imports = importsOf(source);
@@ -112,6 +140,7 @@ async function readTable(table: string, seen: Set<string>, around: readonly stri
       return;
     }
     if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && imports.layoutFunctions.has(node.expression.text)) {
+      checkLayout(node, table, source, ids);
       // The routes inside a layout (its second argument) have it around them.
       const inside = [...layouts, layoutModule(node, table, source, imports)];
       for (const argument of node.arguments.slice(1)) visit(argument, inside);
@@ -128,7 +157,7 @@ async function readTable(table: string, seen: Set<string>, around: readonly stri
   const routes: PageRoute[] = [];
   for (const item of found) {
     if (!('included' in item)) routes.push(item);
-    else if (!seen.has(item.included)) routes.push(...(await readTable(item.included, seen, item.layouts)));
+    else if (!seen.has(item.included)) routes.push(...(await readTable(item.included, seen, ids, item.layouts)));
   }
   return routes;
 }
@@ -145,7 +174,7 @@ export async function findPageEntries(routesModule: string): Promise<PageEntries
   const names = new Map<string, string>();
   const routes = new Map<string, string>();
   const hydrates = new Map<string, boolean>();
-  for (const { path, file, layouts } of await readTable(routesModule, new Set())) {
+  for (const { path, file, layouts } of await readTable(routesModule, new Set(), new Map())) {
     if (!hydrates.has(file)) hydrates.set(file, await hasDefaultExport(file));
     if (hydrates.get(file) !== true) continue;
     // One entry per page module and the layouts around it: the same page in two places is two entries.

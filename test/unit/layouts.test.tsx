@@ -123,6 +123,16 @@ const renderFailures: RouteTableEntry[] = [
 const NAVIGATION = { 'X-Navigation': 'data', 'X-Navigation-Scope': 'n3', Accept: 'application/x-ndjson' };
 
 describe('layouts', () => {
+  test('a route table with a layout around no route, or two layouts of one id, is refused as the app is built, naming the id', () => {
+    const empty = [layout({ default: Shell }, [], { id: 'frame' }), defineRoute({ path: '/x', component: ThrowsInRender })];
+    expect(() => buildApp(empty)).toThrow('Layout id "frame": its list of routes is empty, so it frames nothing');
+    const twice = [
+      layout({ default: Shell }, [defineRoute({ path: '/a', component: ThrowsInRender })], { id: 'frame' }),
+      layout({ default: Shell }, [defineRoute({ path: '/b', component: ThrowsInRender })], { id: 'frame' }),
+    ];
+    expect(() => buildApp(twice)).toThrow('Layout id "frame": layout ids are unique');
+  });
+
   test('render around the page, outermost first, each from its own load run at the same time as the others', async () => {
     const { table, counts } = counting();
     const { app } = buildApp(table);

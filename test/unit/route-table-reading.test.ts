@@ -41,6 +41,18 @@ describe('the client build reads the route table without running it', () => {
     );
   });
 
+  test('refuses a layout id written twice, naming both places', async () => {
+    await expect(buildClient({ routesModule: join(FIXTURES, 'layout-id-twice-table.ts'), outDir: join(outDir, 'id-twice'), mode: 'production' })).rejects.toThrow(
+      /client-build-fixtures\/layout-id-twice-table\.ts:9: layout\(\): the id "frame" is already the id of the layout at .*client-build-fixtures\/layout-id-twice-table\.ts:8 \(layout ids are unique\)/,
+    );
+  });
+
+  test('refuses a layout around an empty list of routes, naming the file and the line', async () => {
+    await expect(buildClient({ routesModule: join(FIXTURES, 'layout-without-routes-table.ts'), outDir: join(outDir, 'no-routes'), mode: 'production' })).rejects.toThrow(
+      /client-build-fixtures\/layout-without-routes-table\.ts:6: layout\(\): its list of routes is empty, so it frames nothing/,
+    );
+  });
+
   test('refuses a page that is not a module imported with `import * as`, naming the file, the line and what to write', async () => {
     await expect(buildClient({ routesModule: join(FIXTURES, 'aliased-page-table.ts'), outDir: join(outDir, 'aliased'), mode: 'production' })).rejects.toThrow(
       /client-build-fixtures\/aliased-page-table\.ts:7: Route \/aliased: its page is not a module of this project imported with `import \* as` \(write the page in its own file, `import \* as page from '\.\/pages\/page\.tsx'`, and pass `page` to route\(\)\)/,
