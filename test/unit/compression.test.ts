@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
 import request from 'supertest';
-import { buildApp, errorLines, waitFor } from '../support/build-app.ts';
-import { arrival, closeTestServers, DESKTOP_CHROME, getDecoded, listenForTest, type DecodedResponse } from '../support/http-client.ts';
+import { asHydrating, buildApp, errorLines, waitFor } from '../support/build-app.ts';
+import { arrival, closeTestServers, DESKTOP_CHROME, getDecoded, getTimed, listenForTest, type DecodedResponse } from '../support/http-client.ts';
 import { unitRoutes } from '../support/pages.tsx';
 
 afterEach(closeTestServers);
@@ -71,5 +71,23 @@ describe('compression of streamed pages', () => {
     const res = await request(app).head('/users/1').set('Accept-Encoding', 'gzip');
     expect(res.status).toBe(200);
     expect(res.headers['content-encoding']).toBe('gzip');
+  });
+});
+
+describe("compression of a page's navigation data", () => {
+  const NAVIGATION = { 'X-Navigation': 'data', 'X-Navigation-Scope': 'n7', 'User-Agent': DESKTOP_CHROME };
+
+  test.each([
+    ['Accept-Encoding gzip', 'gzip', 'gzip'],
+    ['Accept-Encoding identity', 'identity', undefined],
+    ['no Accept-Encoding', undefined, undefined],
+  ])('tells caches the answer varies by Accept-Encoding, whether encoded or not: %s', async (_, accept, expected) => {
+    const pages = asHydrating(unitRoutes(50));
+    const { origin } = await listenForTest(buildApp(pages.routes, { assets: pages.assets }).app);
+    const res = await getTimed(`${origin}/users/1`, accept === undefined ? NAVIGATION : { ...NAVIGATION, 'Accept-Encoding': accept });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
+    expect(res.headers['content-encoding']).toBe(expected);
+    expect((res.headers.vary ?? '').split(/\s*,\s*/)).toContain('Accept-Encoding');
   });
 });

@@ -53,6 +53,7 @@ function guests(): Guests {
             const name = typeof body.name === 'string' ? body.name.trim() : '';
             if (name === '') return invalid({ name: 'Enter a name.' }, { name });
             if (name === 'away') redirect('/guests?left');
+            if (name === 'flash') return data({ flashed: true }, { headers: { 'Set-Cookie': 'flash=1; Path=/' } });
             names.push(name);
             return data({ added: name, at: new Date(Date.UTC(2026, 10, 25)) }, { headers: { 'X-Guests': String(names.length) } });
           },
@@ -98,6 +99,14 @@ describe("a fetcher's post", () => {
     expect(Object.prototype.toString.call(at)).toBe('[object Date]');
     expect(loads).toEqual({ shell: 0, page: 0 });
     expect(errorLines(logs)).toEqual([]);
+  });
+
+  test("carries the action's cookies", async () => {
+    const { app } = guests();
+    const res = await post(app, '/guests', { name: 'flash' }, { ...FETCHER, 'Sec-Fetch-Site': 'same-origin' });
+    expect(res.status).toBe(200);
+    expect(answerValue(res.text, SCOPE)).toEqual({ actionData: { flashed: true } });
+    expect(res.headers['set-cookie'] ?? []).toContain('flash=1; Path=/');
   });
 
   test("whose submission does not hold is answered 422 with invalid()'s { errors, values }, and no load ran", async () => {

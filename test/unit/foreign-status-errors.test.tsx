@@ -23,6 +23,14 @@ const routes = [
       throw httpErrorsShaped(404, 'upstream record missing (load)');
     },
   }),
+  defineRoute({
+    path: '/unexposed/:id',
+    component: () => <h1>UNEXPOSED</h1>,
+    load: () => {
+      // Shaped like a body parser's refusal (a type, a 4xx status) but not one the client may see.
+      throw Object.assign(new Error('upstream refused (load)'), { status: 403, type: 'upstream.refused', expose: false });
+    },
+  }),
   defineRoute({ path: '/render/:id', component: NotShown }),
   defineRoute({ path: '/helper/:id', component: () => <h1>HELPER</h1>, load: () => notFound() }),
   defineRoute({
@@ -47,6 +55,7 @@ describe('an error that carries a status but is not a status helper', () => {
   test.each([
     ['thrown in load', '/orders/7', '/orders/:id', 404],
     ['thrown while the shell renders', '/render/7', '/render/:id', 404],
+    ["shaped like a body parser's refusal but not exposed, thrown in load", '/unexposed/7', '/unexposed/:id', 403],
   ] as const)('%s: the 500 page and one error line with the route, the status and the digest', async (_case, path, route, status) => {
     const { app, logs } = buildApp(routes, { forms: { secret: SECRET } });
     const res = await request(app).get(path);

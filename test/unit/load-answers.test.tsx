@@ -81,6 +81,7 @@ const pages: RouteDefinition[] = [
         {
           headers: {
             'Content-Security-Policy': 'default-src *',
+            'Content-Security-Policy-Report-Only': 'default-src *',
             'X-Frame-Options': 'ALLOWALL',
             'Strict-Transport-Security': 'max-age=0',
             'X-Content-Type-Options': 'none',
@@ -101,6 +102,7 @@ const pages: RouteDefinition[] = [
       return redirect(searchParams.get('to') ?? '/status/200', status === null ? undefined : Number(status));
     },
   }),
+  defineRoute({ path: '/moved-for-a-minute', component: Shown, load: () => redirect('/status/200', { status: 301, headers: { 'Cache-Control': 'public, max-age=60' } }) }),
   defineRoute({
     path: '/sign-out',
     component: Shown,
@@ -122,6 +124,12 @@ const pages: RouteDefinition[] = [
       if (body.kind === 'with-cookie') redirect('/status/200', { headers: { 'Set-Cookie': 'flash=saved; Path=/' } });
       return { saved: true };
     },
+  }),
+  defineRoute({
+    path: '/receipt',
+    component: Shown,
+    load: () => data({ receipt: 1 }, { status: 203, headers: { 'Set-Cookie': 'a=1; Path=/' } }),
+    action: ({ body }) => (body.kind === 'conflict' ? data({ saved: false }, { status: 409, headers: { 'Set-Cookie': 'b=2; Path=/' } }) : { saved: true }),
   }),
 ];
 
@@ -148,7 +156,7 @@ function expectSecurityHeaders(res: request.Response): void {
 }
 
 describe('data(value, init) from load: the status', () => {
-  test.each([200, 201, 404, 410, 503])('%i: the page itself with that status, its data as given', async (status) => {
+  test.each([200, 201, 203, 299, 400, 404, 410, 503, 599])('%i: the page itself with that status, its data as given', async (status) => {
     const { app: served, logs } = app();
     const res = await request(served).get(`/status/${status}`);
     expect(res.status).toBe(status);
@@ -165,7 +173,7 @@ describe('data(value, init) from load: the status', () => {
     expect(navigationDataOf(res.text, 'n1')).toMatchObject({ data: { shown: '404' } });
   });
 
-  test.each([301, 302, 304, 204, 205, 101, 99, 600])('%i is no page status: the 500 page, one error line saying why', async (status) => {
+  test.each([301, 302, 304, 204, 205, 101, 99, 199, 300, 399, 600])('%i is no page status: the 500 page, one error line saying why', async (status) => {
     const { app: served, logs } = app();
     const res = await request(served).get(`/status/${status}`);
     expect(res.status).toBe(500);
@@ -218,6 +226,7 @@ describe('data(value, init) from load: the headers', () => {
       expect(res.status).toBe(200);
       expectSecurityHeaders(res);
       expect(res.headers['content-security-policy']).not.toContain('default-src *');
+      expect(res.headers['content-security-policy-report-only']).toBeUndefined();
       expect(res.headers['content-type']).toMatch(extra === NAVIGATION ? /^application\/x-ndjson/ : /^text\/html/);
       expect(res.headers[NAVIGATION_REDIRECT_HEADER]).toBeUndefined();
       expect(res.headers['x-page']).toBe('kept');
@@ -226,7 +235,15 @@ describe('data(value, init) from load: the headers', () => {
         expect.objectContaining({
           msg: 'app headers left out',
           route: '/headers/security',
-          headers: ['content-security-policy', 'content-type', 'strict-transport-security', 'x-content-type-options', 'x-frame-options', NAVIGATION_REDIRECT_HEADER],
+          headers: [
+            'content-security-policy',
+            'content-security-policy-report-only',
+            'content-type',
+            'strict-transport-security',
+            'x-content-type-options',
+            'x-frame-options',
+            NAVIGATION_REDIRECT_HEADER,
+          ],
         }),
       ]);
       expect(errorLines(logs)).toEqual([]);
@@ -327,6 +344,18 @@ describe('redirect(url, init) from load', () => {
     expect((await request(served).get('/status/200').set('Cookie', 'session=1')).status).toBe(200);
   });
 
+  test.each([
+    ['the document', 301, {}],
+    ['an in-place navigation', 204, NAVIGATION],
+  ] as const)('with a Cache-Control of its own, it varies by the navigation headers: %s gets %i', async (_case, status, extra) => {
+    const res = await request(app().app).get('/moved-for-a-minute').set(extra);
+    expect(res.status).toBe(status);
+    expect(res.headers['cache-control']).toBe('public, max-age=60');
+    // A kept redirect must answer neither the document's request nor the navigation runtime's for the other.
+    expect(res.headers.vary ?? '').toContain(NAVIGATION_HEADER);
+    expect(res.headers.vary ?? '').toContain(NAVIGATION_SCOPE_HEADER);
+  });
+
   test('HEAD gets the same redirect', async () => {
     const res = await request(app().app).head('/go?to=/status/200');
     expect(res.status).toBe(302);
@@ -346,6 +375,19 @@ describe('an action answers in the same shapes', () => {
     expect(res.headers['x-load']).toBe('yes');
     expect(cookies(res)).toContain('flash=conflict; Path=/');
     expectSecurityHeaders(res);
+  });
+
+  test("the action's status wins over load's, and its cookie joins load's", async () => {
+    const res = await request(app().app).post('/receipt').set('Sec-Fetch-Site', 'same-origin').type('form').send({ kind: 'conflict' });
+    expect(res.status).toBe(409);
+    expect(cookies(res)).toEqual(expect.arrayContaining(['a=1; Path=/', 'b=2; Path=/']));
+  });
+
+  test("a plain value keeps load's status and cookie", async () => {
+    const res = await request(app().app).post('/receipt').set('Sec-Fetch-Site', 'same-origin').type('form').send({ kind: 'plain' });
+    expect(res.status).toBe(203);
+    expect(res.text).toContain('{&quot;saved&quot;:true}');
+    expect(cookies(res)).toContain('a=1; Path=/');
   });
 
   test('a plain value still shows the page with 200', async () => {

@@ -70,5 +70,26 @@ describe('the log destination', () => {
     expect(lines.at(-1)?.msg).toBe('last words');
   });
 
+  test.each([
+    ['process.exit()', 'process.exit(3)', 3],
+    ['an uncaught exception', "throw new Error('boom')", 1],
+  ])('an info line logged in the last turn reaches stdout when the process ends by %s', (_how, ending, code) => {
+    // pino writes a fatal line at once itself; an info line waits for the turn to end, which never comes.
+    const script = [
+      `import { createLogger } from ${JSON.stringify(LOGGER_MODULE)};`,
+      "const logger = createLogger({ level: 'info' });",
+      "logger.info('shutting down');",
+      ending,
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 10_000 });
+    expect(child.status).toBe(code);
+    const lines = child.stdout
+      .trim()
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { msg: string });
+    expect(lines.map((line) => line.msg)).toEqual(['shutting down']);
+  });
+
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 });

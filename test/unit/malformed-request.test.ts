@@ -57,6 +57,16 @@ describe('malformed requests get the 400 page', () => {
     expect(res.body).toContain('<h2>Bad Request.</h2>');
   });
 
+  test('a request target of 8,192 characters is read; one of 8,193 gets the 414 page', async () => {
+    const target = (length: number) => `/users/1?pad=${'x'.repeat(length - '/users/1?pad='.length)}`;
+    expect(target(8_192)).toHaveLength(8_192);
+    const longest = await get(target(8_192), 'Host: a.example\r\n');
+    expect(longest.status).toBe(200);
+    const tooLong = await get(target(8_193), 'Host: a.example\r\n');
+    expect(tooLong.status).toBe(414);
+    expect(tooLong.body).toContain('<title>414: ');
+  });
+
   test('none of them is logged as an error', async () => {
     // Its own requests, counted: run alone (-t), it must not pass on an empty log.
     const before = built.logs.length;

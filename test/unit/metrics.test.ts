@@ -6,6 +6,7 @@ import { Gauge } from 'prom-client';
 import { createLogger } from '../../server/observability/logger.ts';
 import { buildApp, LEVEL, type LogLine } from '../support/build-app.ts';
 import { unitRoutes } from '../support/pages.tsx';
+import { VITALS_ENDPOINT } from '../../shared/telemetry.ts';
 import type { Server } from 'node:http';
 
 describe('Prometheus metrics', () => {
@@ -25,6 +26,21 @@ describe('Prometheus metrics', () => {
     expect(text).toContain('http_requests_in_flight 0');
     expect(text).not.toContain('/users/1');
     expect(text).not.toContain('random');
+  });
+
+  test('record the web vitals browsers report, timings in seconds and CLS as it is', async () => {
+    const metrics = await createMetrics({ processMetrics: false });
+    const { app } = buildApp(unitRoutes(), { metrics, telemetry: { enabled: true, ratePerMinute: 100 } });
+    const report = { id: 'v5-1700000000000-123', route: '/users/:id', requestId: 'req-1' };
+    for (const vital of [
+      { ...report, name: 'CLS', value: 0.12, rating: 'needs-improvement' },
+      { ...report, name: 'LCP', value: 2500, rating: 'good' },
+    ]) {
+      await request(app).post(VITALS_ENDPOINT).set('Content-Type', 'application/json').send(JSON.stringify(vital)).expect(204);
+    }
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('web_vitals_sum{metric="CLS",route="/users/:id",rating="needs-improvement"} 0.12\n');
+    expect(text).toContain('web_vitals_sum{metric="LCP",route="/users/:id",rating="good"} 2.5\n');
   });
 
   test('include default process metrics', async () => {

@@ -122,6 +122,7 @@ const resources: RouteDefinition[] = [
     load: () =>
       new Response('x', { headers: { 'Content-Security-Policy': 'default-src *', 'X-Frame-Options': 'ALLOWALL', 'X-Request-Id': 'forged', 'Content-Type': 'text/plain' } }),
   }),
+  defineRoute({ path: '/created', load: () => new Response(null, { status: 201, headers: { Location: '/items/7' } }) }),
   defineRoute({ path: '/cached', load: () => new Response('x', { headers: { 'Cache-Control': 'public, max-age=300' } }) }),
   defineRoute({ path: '/cached-cookie', load: () => new Response('x', { headers: { 'Cache-Control': 'public, max-age=300', 'Set-Cookie': 'session=abc; Path=/' } }) }),
   defineRoute({
@@ -372,6 +373,14 @@ describe("a resource's headers", () => {
     expect(logs.filter((line) => line.level === LEVEL.warn)).toEqual([
       expect.objectContaining({ msg: 'app headers left out', route: '/framework-headers', headers: ['content-security-policy', 'x-frame-options', 'x-request-id'] }),
     ]);
+  });
+
+  test('a Location of its own is sent as given: a 201 names what it made', async () => {
+    const { app: served, logs } = app();
+    const res = await request(served).get('/created');
+    expect(res.status).toBe(201);
+    expect(res.headers.location).toBe('/items/7');
+    expect(logs.filter((line) => line.level >= LEVEL.warn)).toEqual([]);
   });
 
   test('a Cache-Control of its own is kept', async () => {

@@ -8,6 +8,7 @@ import { routes } from '../support/fixture-server-routes.tsx';
 import { FIXTURE_CLIENT_DIR } from '../support/fixture-server-build.ts';
 import { buildApp } from '../support/build-app.ts';
 import { close, getRaw, listen } from '../support/http-client.ts';
+import { rawRequest } from '../support/raw-http.ts';
 
 const assets = loadClientAssets(FIXTURE_CLIENT_DIR);
 const home = assets.routes.get('/');
@@ -48,6 +49,31 @@ describe('built assets', () => {
     expect(existsSync(join(assets.dir, `${script.replace('/assets/', '')}.gz`))).toBe(true);
     await request(app).get(`${script}.br`).expect(404);
     await request(app).get(`${script}.gz`).expect(404);
+  });
+
+  test.each(['identity', 'gzip', 'br'])('answer HEAD as GET for Accept-Encoding %s, with the same head and no body', async (encoding) => {
+    const { app } = buildApp(routes, { assets });
+    const { server, origin } = await listen(app);
+    try {
+      const get = await request(origin).get(script).set('Accept-Encoding', encoding);
+      const port = Number(new URL(origin).port);
+      const head = await rawRequest(port, `HEAD ${script} HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: ${encoding}\r\nConnection: close\r\n\r\n`);
+      expect(head.status).toBe(200);
+      const headerOf = (name: string) => new RegExp(`\r\n${name}: ([^\r\n]*)`, 'i').exec(head.head)?.[1];
+      expect(headerOf('Content-Type')).toBe(get.headers['content-type']);
+      expect(headerOf('Content-Length')).toBe(get.headers['content-length']);
+      expect(headerOf('Content-Encoding')).toBe(get.headers['content-encoding']);
+      expect(head.body).toBe('');
+    } finally {
+      await close(server);
+    }
+  });
+
+  test.each(['identity', 'gzip', 'br'])('tell caches they vary by Accept-Encoding alone, when asked for %s', async (encoding) => {
+    const { app } = buildApp(routes, { assets });
+    const res = await request(app).get(script).set('Accept-Encoding', encoding);
+    expect(res.status).toBe(200);
+    expect(res.headers.vary).toBe('Accept-Encoding');
   });
 
   test('do not answer other methods or unknown names', async () => {
