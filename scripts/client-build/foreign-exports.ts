@@ -1,4 +1,5 @@
 import ts from 'typescript';
+import { LocatedError } from './located-error.ts';
 import { parseModule } from './parse-module.ts';
 
 /**
@@ -19,19 +20,8 @@ const FOREIGN_EXPORTS: Readonly<Record<string, string>> = {
 const MENTIONS = new RegExp(`\\b(?:${Object.keys(FOREIGN_EXPORTS).join('|')})\\b`);
 
 /** A page or layout module exports a name the framework does not read; says where. */
-export class ForeignExportError extends Error {
+export class ForeignExportError extends LocatedError {
   override readonly name = 'ForeignExportError';
-  readonly line: number;
-  readonly column: number;
-  readonly lineText: string;
-
-  constructor(message: string, source: ts.SourceFile, at: ts.Node) {
-    super(message);
-    const { line, character } = source.getLineAndCharacterOfPosition(at.getStart(source));
-    this.line = line + 1;
-    this.column = character;
-    this.lineText = source.text.split('\n')[line] ?? '';
-  }
 }
 
 function isExported(statement: ts.Statement): boolean {

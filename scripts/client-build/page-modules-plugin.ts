@@ -2,8 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type * as esbuild from 'esbuild';
 import { displayPath } from './display-path.ts';
-import { ForeignExportError, refuseForeignExports } from './foreign-exports.ts';
-import { ServerExportInBrowserError, withoutServerExports } from './server-exports.ts';
+import { refuseForeignExports } from './foreign-exports.ts';
+import { LocatedError } from './located-error.ts';
+import { withoutServerExports } from './server-exports.ts';
 
 const LOADERS: Readonly<Record<string, esbuild.Loader>> = { '.tsx': 'tsx', '.ts': 'ts', '.jsx': 'jsx', '.js': 'js', '.mts': 'ts', '.mjs': 'js' };
 
@@ -26,7 +27,7 @@ export function pageModulesPlugin(pageFiles: Iterable<string>): esbuild.Plugin {
           const contents = withoutServerExports(text, args.path);
           return contents === undefined ? undefined : { contents, loader: LOADERS[extname(args.path)] ?? 'ts' };
         } catch (error) {
-          if (!(error instanceof ServerExportInBrowserError) && !(error instanceof ForeignExportError)) throw error;
+          if (!(error instanceof LocatedError)) throw error;
           const location = { file: displayPath(args.path, build.initialOptions.absWorkingDir), line: error.line, column: error.column, lineText: error.lineText };
           return { errors: [{ text: error.message, location }] };
         }

@@ -1,23 +1,13 @@
 import type ts from 'typescript';
 import { cutCode } from './cut-code.ts';
+import { LocatedError } from './located-error.ts';
 import { moduleReferences, type ModuleReferences } from './module-references.ts';
 import { parseModule } from './parse-module.ts';
 import { sortTopLevel, type ServerExport } from './top-level-code.ts';
 
 /** A page's browser code uses `load` or `action`, which its bundle leaves out; says where. */
-export class ServerExportInBrowserError extends Error {
+export class ServerExportInBrowserError extends LocatedError {
   override readonly name = 'ServerExportInBrowserError';
-  readonly line: number;
-  readonly column: number;
-  readonly lineText: string;
-
-  constructor(message: string, source: ts.SourceFile, at: ts.Node) {
-    super(message);
-    const { line, character } = source.getLineAndCharacterOfPosition(at.getStart(source));
-    this.line = line + 1;
-    this.column = character;
-    this.lineText = source.text.split('\n')[line] ?? '';
-  }
 }
 
 /** Every value that code in `roots` uses, and what those values' declarations use in turn. */
