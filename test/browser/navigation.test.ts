@@ -172,6 +172,23 @@ describe('in-place navigation in Chromium', () => {
     expect(await sameDocument(page)).toBe(true);
     await close();
   });
+  test.each(['Control', 'Shift'] as const)("a click with %s held is the browser's: the page opens elsewhere, and this one stays and fetches nothing", async (modifier) => {
+    const { page, close } = await openA();
+    const dataRequests: string[] = [];
+    page.on('request', (request) => {
+      if (request.headers()['x-navigation'] !== undefined) dataRequests.push(request.url());
+    });
+    const opened = page.context().waitForEvent('page', { timeout: 5_000 });
+    await page.click('#to-b', { modifiers: [modifier] });
+    const other = await opened;
+    await other.waitForURL(/\/nav\/b$/, { timeout: 10_000 });
+    expect(new URL(page.url()).pathname).toBe('/nav/a');
+    expect(await page.textContent('h1')).toBe('Page A');
+    expect(await sameDocument(page)).toBe(true);
+    expect(dataRequests).toEqual([]);
+    await close();
+  });
+
   test('a network failure during a navigation falls back to loading the page in full', async () => {
     const { page, documents, close } = await openA();
     // The in-place request fails as a dropped connection would; the document request goes through.
