@@ -32,7 +32,7 @@ function header(head: string, name: string): string | undefined {
 function expectFixedHeaders(head: string): void {
   expect(header(head, 'Cache-Control')).toMatch(/\bno-store\b/);
   expect(header(head, 'X-Content-Type-Options')).toBe('nosniff');
-  expect(header(head, 'Strict-Transport-Security')).toBeDefined();
+  expect(header(head, 'Strict-Transport-Security')).toBe('max-age=31536000; includeSubDomains');
   expect(header(head, 'X-Frame-Options')).toBe('SAMEORIGIN');
   expect(header(head, 'X-Request-Id')).toMatch(/^[A-Za-z0-9._-]{1,128}$/);
 }

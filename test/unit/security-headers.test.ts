@@ -66,7 +66,7 @@ describe('Content-Security-Policy', () => {
       expect(csp).toMatch(/style-src 'self' 'sha256-[A-Za-z0-9+/]+=*';/);
       expect(res.text).toMatch(/<style>/);
       expect(res.text).not.toContain('nonce');
-      expect(res.headers['strict-transport-security']).toBeTruthy();
+      expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
     }
     expect(policies.size).toBe(1);
