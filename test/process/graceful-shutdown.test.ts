@@ -58,6 +58,15 @@ function get(url: string, agent?: Agent) {
   return { firstBytes, done };
 }
 
+/** Milliseconds from `since` until `holds()` is true, asked every 20 ms; fails after 5 s. */
+async function msUntil(since: number, holds: () => Promise<boolean>): Promise<number> {
+  while (!(await holds())) {
+    if (performance.now() - since > 5_000) throw new Error('not within 5 s');
+    await sleep(20);
+  }
+  return performance.now() - since;
+}
+
 /** The status, or 0 when the connection is refused. */
 async function statusOf(url: string): Promise<number> {
   try {
@@ -76,13 +85,12 @@ describe('SIGTERM', () => {
     server.child.kill('SIGTERM');
 
     // During the delay the listener still accepts: alive, but not ready.
-    await sleep(150);
-    expect(await statusOf(`${server.origin}/readyz`)).toBe(503);
-    const notReadyAt = performance.now() - signalledAt;
+    const notReadyAt = await msUntil(signalledAt, async () => (await statusOf(`${server.origin}/readyz`)) === 503);
+    expect(notReadyAt).toBeLessThan(600);
     expect(await statusOf(`${server.origin}/healthz`)).toBe(200);
-    // After the delay nothing new gets in, while the stream goes on.
-    await sleep(650);
-    expect(await statusOf(`${server.origin}/healthz`)).toBe(0);
+    // After the delay, and not before, nothing new gets in, while the stream goes on.
+    const refusedAt = await msUntil(signalledAt, async () => (await statusOf(`${server.origin}/healthz`)) === 0);
+    expect(refusedAt).toBeGreaterThanOrEqual(600);
 
     const { status, body } = await page.done;
     const streamEndedAt = performance.now() - signalledAt;
@@ -104,8 +112,10 @@ describe('SIGTERM', () => {
     const server = await start({ SHUTDOWN_DELAY_MS: '800' });
     const agent = keepAliveAgent();
     expect((await get(`${server.origin}/`, agent).done).connection).toBe('keep-alive');
+    const signalledAt = performance.now();
     server.child.kill('SIGTERM');
-    await sleep(150);
+    // Shutdown has begun once readiness says so (on its own connection, not the agent's).
+    expect(await msUntil(signalledAt, async () => (await statusOf(`${server.origin}/readyz`)) === 503)).toBeLessThan(800);
     const during = await get(`${server.origin}/`, agent).done;
     expect(during.status).toBe(200);
     expect(during.connection).toBe('close');
@@ -171,9 +181,9 @@ describe('SIGTERM', () => {
       () => 'cut',
     );
     await page.firstBytes;
+    const firstAt = performance.now();
     server.child.kill('SIGTERM');
-    await sleep(200);
-    expect(await statusOf(`${server.origin}/readyz`)).toBe(503);
+    await msUntil(firstAt, async () => (await statusOf(`${server.origin}/readyz`)) === 503);
     const signalledAt = performance.now();
     server.child.kill(second);
     expect(await server.exited).toEqual({ code, signal: null });
