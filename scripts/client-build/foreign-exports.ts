@@ -1,4 +1,5 @@
 import ts from 'typescript';
+import { isExported } from './default-export.ts';
 import { LocatedError } from './located-error.ts';
 import { parseModule } from './parse-module.ts';
 
@@ -22,10 +23,6 @@ const MENTIONS = new RegExp(`\\b(?:${Object.keys(FOREIGN_EXPORTS).join('|')})\\b
 /** A page or layout module exports a name the framework does not read; says where. */
 export class ForeignExportError extends LocatedError {
   override readonly name = 'ForeignExportError';
-}
-
-function isExported(statement: ts.Statement): boolean {
-  return ts.canHaveModifiers(statement) && (ts.getModifiers(statement) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
 }
 
 /** The names a module's own statements export, each with the node that names it. */

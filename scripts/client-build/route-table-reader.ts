@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import ts from 'typescript';
-import { hasDefaultExport } from './default-export.ts';
+import { readRouteModule } from './default-export.ts';
 import { displayPath } from './display-path.ts';
 import { isRelativeSpecifier, resolveRelativeModule } from './relative-module.ts';
 import { parseModule } from './parse-module.ts';
@@ -175,7 +175,15 @@ export async function findPageEntries(routesModule: string): Promise<PageEntries
   const routes = new Map<string, string>();
   const hydrates = new Map<string, boolean>();
   for (const { path, file, layouts } of await readTable(routesModule, new Set(), new Map())) {
-    if (!hydrates.has(file)) hydrates.set(file, await hasDefaultExport(file));
+    if (!hydrates.has(file)) {
+      const { hasDefault, namedComponent } = await readRouteModule(file);
+      if (namedComponent !== undefined) {
+        throw new RouteTableError(
+          `Route ${path}: ${displayPath(file)} has no default export, so it would be a resource route, yet it exports \`${namedComponent}\` as a component is named: make the page's component its default export (\`export default function ${namedComponent}\`)`,
+        );
+      }
+      hydrates.set(file, hasDefault);
+    }
     if (hydrates.get(file) !== true) continue;
     // One entry per page module and the layouts around it: the same page in two places is two entries.
     const key = [...layouts, file].join('\n');

@@ -41,6 +41,12 @@ describe('the client build reads the route table without running it', () => {
     );
   });
 
+  test('refuses a page module whose component is exported by name only, which would make it a resource route', async () => {
+    await expect(buildClient({ routesModule: join(FIXTURES, 'named-component-table.ts'), outDir: join(outDir, 'named'), mode: 'production' })).rejects.toThrow(
+      /Route \/named-component: .*client-build-fixtures\/pages\/named-component\.tsx has no default export, so it would be a resource route, yet it exports `NamedComponentPage` as a component is named: make the page's component its default export \(`export default function NamedComponentPage`\)/,
+    );
+  });
+
   test('refuses a layout id written twice, naming both places', async () => {
     await expect(buildClient({ routesModule: join(FIXTURES, 'layout-id-twice-table.ts'), outDir: join(outDir, 'id-twice'), mode: 'production' })).rejects.toThrow(
       /client-build-fixtures\/layout-id-twice-table\.ts:9: layout\(\): the id "frame" is already the id of the layout at .*client-build-fixtures\/layout-id-twice-table\.ts:8 \(layout ids are unique\)/,
