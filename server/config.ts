@@ -205,7 +205,9 @@ function optionalPort(env: Env, name: string): number | undefined {
  * deployment never does: its instances must sign alike, and a restart must not end every session.
  */
 function mayMakeSecrets(env: Env, environment: Environment): boolean {
-  return environment !== 'production' || onOff(env, 'MAKE_MISSING_SECRETS', false);
+  // Read first, so a bad value is refused whether or not a secret is missing.
+  const asked = onOff(env, 'MAKE_MISSING_SECRETS', false);
+  return environment !== 'production' || asked;
 }
 
 /**
@@ -215,9 +217,10 @@ function mayMakeSecrets(env: Env, environment: Environment): boolean {
  */
 function csrfSecret(env: Env, name: string, environment: Environment): { readonly csrfSecret: string; readonly csrfSecretGenerated: boolean } {
   const raw = read(env, name);
+  const mayMake = mayMakeSecrets(env, environment);
   const expected = `a secret of at least ${CSRF_SECRET_MIN_LENGTH} characters, required when NODE_ENV=production (e.g. openssl rand -base64 48)`;
   if (raw === undefined) {
-    if (!mayMakeSecrets(env, environment)) throw new ConfigError(name, '', expected);
+    if (!mayMake) throw new ConfigError(name, '', expected);
     return { csrfSecret: randomBytes(32).toString('base64url'), csrfSecretGenerated: true };
   }
   if (raw.length < CSRF_SECRET_MIN_LENGTH) throw new ConfigError(name, `<${raw.length} characters, not shown>`, expected);

@@ -308,8 +308,10 @@ describe('MAKE_MISSING_SECRETS (npm start)', () => {
     expect(() => readSecret({ MAKE_MISSING_SECRETS: value }, 'APP_SECRET')).toThrow('Invalid APP_SECRET=""');
   });
 
-  test('a value that is not on or off is refused, naming it', () => {
+  test('a value that is not on or off is refused, naming it, whether or not a secret is missing', () => {
     expect(() => parseConfig({ MAKE_MISSING_SECRETS: 'yes please' }, defaults)).toThrow('Invalid MAKE_MISSING_SECRETS="yes please"');
+    expect(() => parse({ MAKE_MISSING_SECRETS: 'yes please' })).toThrow('Invalid MAKE_MISSING_SECRETS="yes please"');
+    expect(() => readSecret({ MAKE_MISSING_SECRETS: 'yes please', APP_SECRET: SECRET }, 'APP_SECRET')).toThrow('Invalid MAKE_MISSING_SECRETS="yes please"');
   });
 });
 
