@@ -81,6 +81,13 @@ describe('the Kubernetes manifests', () => {
     expect(env.get('NODE_ENV')).toBe('production');
   });
 
+  test('take their secrets from the cluster, never made per instance', () => {
+    // MAKE_MISSING_SECRETS is npm start's: with it each pod would make its own, and reject what another signed.
+    expect(env.has('MAKE_MISSING_SECRETS')).toBe(false);
+    const fromSecrets = listAt(container, 'env').filter((entry) => typeof Reflect.get(Object(entry), 'valueFrom') === 'object');
+    expect(fromSecrets.map((entry) => at(entry, 'name'))).toEqual(expect.arrayContaining(['CSRF_SECRET', 'SESSION_SECRET']));
+  });
+
   test('request resources and run as a non-root user', () => {
     expect(at(container, 'resources', 'requests', 'cpu')).toBeTruthy();
     expect(at(container, 'resources', 'requests', 'memory')).toBeTruthy();
@@ -107,6 +114,10 @@ describe('the Dockerfile', () => {
     .split('\n')
     .filter((line) => !line.trimStart().startsWith('#'))
     .join('\n');
+
+  test('sets no secret and never MAKE_MISSING_SECRETS, which is for npm start alone', () => {
+    expect(instructions).not.toMatch(/MAKE_MISSING_SECRETS|CSRF_SECRET|SESSION_SECRET/);
+  });
 
   test('builds on Node 24 in stages, runs as non-root under an init, with node as the command', () => {
     expect(dockerfile.match(/^FROM node:24-slim/gm)?.length).toBeGreaterThanOrEqual(2);
