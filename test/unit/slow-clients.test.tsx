@@ -148,6 +148,28 @@ describe('slow clients', () => {
   });
 });
 
+describe('an answer queued behind one that never comes', () => {
+  test('is cut at the delivery deadline, with its connection, though it is not finished either', async () => {
+    // An app route that never answers: an answer still being produced is its producer's to bound,
+    // but the second one, which waits behind the first with no socket, can never be sent.
+    const built = buildApp([], {
+      middleware: (router) => {
+        router.get('/never', () => undefined);
+      },
+    });
+    const deliveryTimeoutMs = 500;
+    const { server, port } = await listenForTest(built.app, { deliveryTimeoutMs, logger: serverLogger(built.logs) });
+    const connection = await openRawConnection(port);
+    connection.write('GET /never HTTP/1.1\r\nHost: localhost\r\n\r\n'.repeat(2));
+    const closedAfterMs = await connection.closedWithin(deliveryTimeoutMs + 2_000);
+    expect(closedAfterMs).toBeGreaterThan(deliveryTimeoutMs - 100);
+    expect(closedAfterMs).toBeLessThan(deliveryTimeoutMs + 1_500);
+    expect(connection.received()).toBe('');
+    expect(built.logs.find((line) => line.msg === 'answer not delivered in time: connection closed')).toMatchObject({ deadlineMs: deliveryTimeoutMs });
+    await settled(async () => (await openConnections(server)) === 0);
+  });
+});
+
 describe('a request body that does not arrive by the request deadline', () => {
   /** A page with an action that records what it was posted: it must never run on a body that never came. */
   function postingApp() {
