@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import express from 'express';
+import { Suspense, use } from 'react';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, test } from 'vitest';
 import { MAX_PENDING_ANSWERS } from '../../server/lifecycle/http-server.ts';
@@ -65,6 +66,26 @@ function HugePage(_props: PageProps) {
   return <pre>{'x'.repeat(16 * 1024 * 1024)}</pre>;
 }
 
+/** A value that never comes: its boundary stays pending until the render timeout. */
+const NEVER = new Promise<never>(() => undefined);
+
+function Never(): null {
+  use(NEVER);
+  return null;
+}
+
+/** The huge shell, and a boundary that never resolves: React is still streaming when the client stops reading. */
+function HugePendingPage(props: PageProps) {
+  return (
+    <>
+      <HugePage {...props} />
+      <Suspense fallback={<p>PENDING</p>}>
+        <Never />
+      </Suspense>
+    </>
+  );
+}
+
 describe('slow clients', () => {
   test('a client sending its headers a byte at a time is cut off by the headers timeout', async () => {
     const { app } = buildApp([]);
@@ -109,6 +130,24 @@ describe('slow clients', () => {
     socket.destroy();
     expect(logs.find((line) => line.msg === 'client stopped reading: connection closed')).toMatchObject({ route: '/huge' });
     expect(pendingTimers()).toBeLessThanOrEqual(timersBefore);
+    expect(errorLines(logs)).toEqual([]);
+  });
+
+  test('a client that stops reading while a boundary is still pending is cut at the render timeout, as stalled', async () => {
+    const { app, logs } = buildApp([{ path: '/huge-pending', component: HugePendingPage }], { renderTimeoutMs: 500 });
+    const { server, port } = await listenForTest(app);
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write('GET /huge-pending HTTP/1.1\r\nHost: localhost\r\nUser-Agent: Mozilla/5.0 Chrome/140\r\n\r\n');
+      socket.pause();
+    });
+    socket.on('error', () => undefined);
+    await settled(async () => (await openConnections(server)) === 1);
+    const started = performance.now();
+    await settled(async () => (await openConnections(server)) === 0);
+    socket.destroy();
+    // Cut by the render timeout (500 ms), not left to the delivery deadline (10 s by default).
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(logs.find((line) => line.msg === 'render timed out')).toMatchObject({ route: '/huge-pending', clientStalled: true });
     expect(errorLines(logs)).toEqual([]);
   });
 
