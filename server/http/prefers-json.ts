@@ -9,23 +9,35 @@ function specificityFor(range: string, type: string, subtype: string): Specifici
   return range === '*/*' ? 0 : undefined;
 }
 
+/** The quality a type has so far, and how exactly the range that gave it names the type. */
+interface Quality {
+  readonly specificity: Specificity;
+  readonly quality: number;
+}
+
+/** A range's quality for a type, when the range names it more exactly than the one `best` came from. */
+function better(best: Quality | undefined, specificity: Specificity | undefined, quality: number): Quality | undefined {
+  if (specificity === undefined || (best !== undefined && best.specificity >= specificity)) return best;
+  return { specificity, quality };
+}
+
 /**
- * The quality `accept` gives a parameterless type: that of the most specific range naming it
- * (RFC 9110 §12.5.1), 0 when none does. A range with parameters other than `q` names only types
- * with those parameters, so not this one.
+ * The qualities `accept` gives JSON and HTML, read in one pass: each type's is that of the most
+ * specific range naming it (RFC 9110 §12.5.1), 0 when none does. A range with parameters other
+ * than `q` names only types with those parameters, so neither of these.
  */
-function qualityOf(accept: string, type: string, subtype: string): number {
-  let best: { specificity: Specificity; quality: number } | undefined;
+function qualities(accept: string): { readonly json: number; readonly html: number } {
+  let json: Quality | undefined;
+  let html: Quality | undefined;
   for (const part of accept.split(',')) {
     const [range = '', ...parameters] = part.split(';').map((piece) => piece.trim().toLowerCase());
-    const specificity = specificityFor(range, type, subtype);
-    if (specificity === undefined || (best !== undefined && best.specificity >= specificity)) continue;
-    const others = parameters.filter((parameter) => !parameter.startsWith('q='));
-    if (others.length > 0) continue;
+    if (parameters.some((parameter) => !parameter.startsWith('q='))) continue;
     const q = parameters.find((parameter) => parameter.startsWith('q='));
-    best = { specificity, quality: q === undefined ? 1 : Number(q.slice(2)) };
+    const quality = q === undefined ? 1 : Number(q.slice(2));
+    json = better(json, specificityFor(range, 'application', 'json'), quality);
+    html = better(html, specificityFor(range, 'text', 'html'), quality);
   }
-  return best?.quality ?? 0;
+  return { json: json?.quality ?? 0, html: html?.quality ?? 0 };
 }
 
 /**
@@ -38,5 +50,6 @@ export function prefersJson(req: Request): boolean {
   // Most requests never mention JSON: skip parsing their Accept header.
   const accept = req.headers.accept;
   if (accept === undefined || (!accept.includes('json') && !accept.includes('application/*'))) return false;
-  return qualityOf(accept, 'application', 'json') > qualityOf(accept, 'text', 'html');
+  const { json, html } = qualities(accept);
+  return json > html;
 }

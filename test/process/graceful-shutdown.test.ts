@@ -67,6 +67,21 @@ async function msUntil(since: number, holds: () => Promise<boolean>): Promise<nu
   return performance.now() - since;
 }
 
+/**
+ * A 20 s page whose first bytes have arrived, with how it will end: observed at once, so that a
+ * cut is never an unhandled rejection.
+ */
+async function slowPageUnderWay(origin: string): Promise<{ readonly outcome: Promise<'completed' | 'cut'> }> {
+  const page = get(`${origin}/fixtures/slow?ms=20000`);
+  const outcome = page.done.then(
+    () => 'completed' as const,
+    () => 'cut' as const,
+  );
+  await page.firstBytes;
+  // In an object: an async function's promise would otherwise wait for this one too.
+  return { outcome };
+}
+
 /** The status, or 0 when the connection is refused. */
 async function statusOf(url: string): Promise<number> {
   try {
@@ -147,13 +162,7 @@ describe('SIGTERM', () => {
 
   test('past the deadline cuts what is left and exits 1', async () => {
     const server = await start({ SHUTDOWN_DELAY_MS: '200', SHUTDOWN_DEADLINE_MS: '300', RENDER_TIMEOUT_MS: '60000' });
-    const page = get(`${server.origin}/fixtures/slow?ms=20000`);
-    // Observed at once, so the expected failure is never an unhandled rejection.
-    const outcome = page.done.then(
-      () => 'completed',
-      () => 'cut',
-    );
-    await page.firstBytes;
+    const { outcome } = await slowPageUnderWay(server.origin);
     const signalledAt = performance.now();
     server.child.kill('SIGTERM');
     const exit = await server.exited;
@@ -175,12 +184,7 @@ describe('SIGTERM', () => {
     ['SIGTERM', 143],
   ] as const)('a second signal (%s) exits at once with %i', async (second, code) => {
     const server = await start({ SHUTDOWN_DELAY_MS: '30000', RENDER_TIMEOUT_MS: '60000' });
-    const page = get(`${server.origin}/fixtures/slow?ms=20000`);
-    const outcome = page.done.then(
-      () => 'completed',
-      () => 'cut',
-    );
-    await page.firstBytes;
+    const { outcome } = await slowPageUnderWay(server.origin);
     const firstAt = performance.now();
     server.child.kill('SIGTERM');
     await msUntil(firstAt, async () => (await statusOf(`${server.origin}/readyz`)) === 503);
