@@ -6,9 +6,9 @@ import { parseCookie, stringifySetCookie, type SetCookie } from 'cookie';
  * `createCookieSessionStorage`: nothing is stored on the server, so every instance behind a load
  * balancer reads a session any other instance wrote, as long as they share the secret.
  *
- * The cookie holds the session's data as base64url JSON and an HMAC-SHA256 of it. The data is
- * signed, not encrypted: a visitor can read what is in their own cookie, so keep it to ids and
- * roles, never secrets.
+ * The cookie holds the session's data as base64url JSON, with `maxAge` the time it expires, and an
+ * HMAC-SHA256 of both. The data is signed, not encrypted: a visitor can read what is in their own
+ * cookie, so keep it to ids and roles, never secrets.
  */
 
 export type SessionData = Readonly<Record<string, unknown>>;
@@ -31,7 +31,11 @@ export interface SessionCookieOptions {
    * have expired.
    */
   readonly secrets: readonly string[];
-  /** Seconds the browser keeps the cookie; without it, until the browser closes. */
+  /**
+   * Seconds a committed session lasts: the browser keeps the cookie that long, and the server
+   * refuses it after, whoever still holds a copy. Without it, the cookie lasts until the browser
+   * closes and the server does not date it.
+   */
   readonly maxAge?: number;
   readonly path?: string;
   readonly domain?: string;
@@ -70,22 +74,49 @@ function sign(payload: string, secret: string): string {
   return createHmac('sha256', secret).update(payload).digest('base64url');
 }
 
+/** Whole seconds since the epoch: a session's expiry is written in them. */
+function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
 /**
- * The data of a cookie value whose signature one of the secrets made; undefined otherwise. The
- * signature is compared as written, not as decoded: Node's base64url decoder skips padding and
- * stray characters and ignores the last character's spare bits, so other spellings decode to the
- * same bytes, and a changed cookie must not pass.
+ * What is signed: the data, then with `maxAge` the second it expires (`<data>.<expires>`). The
+ * expiry is inside the signature, so a visitor cannot move it; the browser's `Max-Age` alone
+ * would let a copy of the cookie kept elsewhere live as long as its secret.
  */
-function verified(value: string, secrets: readonly string[]): SessionData | undefined {
+function signedPart(data: string, maxAge: number | undefined): string {
+  return maxAge === undefined ? data : `${data}.${nowSeconds() + maxAge}`;
+}
+
+/**
+ * The data of a signed part (so one signedPart wrote) that has not expired: with `maxAge` set, one
+ * without an expiry (signed before the storage had `maxAge`) is refused too, or it would never end.
+ */
+function unexpiredData(signed: string, maxAge: number | undefined): string | undefined {
+  const [data, expires] = signed.split('.');
+  if (expires === undefined) return maxAge === undefined ? data : undefined;
+  return Number(expires) > nowSeconds() ? data : undefined;
+}
+
+/**
+ * The data of a cookie value whose signature one of the secrets made, and whose expiry, if it has
+ * one, is still to come; undefined otherwise. The signature is compared as written, not as
+ * decoded: Node's base64url decoder skips padding and stray characters and ignores the last
+ * character's spare bits, so other spellings decode to the same bytes, and a changed cookie must
+ * not pass.
+ */
+function verified(value: string, secrets: readonly string[], maxAge: number | undefined): SessionData | undefined {
   const dot = value.lastIndexOf('.');
   if (dot <= 0) return undefined;
-  const payload = value.slice(0, dot);
+  const signed = value.slice(0, dot);
   const signature = Buffer.from(value.slice(dot + 1));
   const trusted = secrets.some((secret) => {
-    const expected = Buffer.from(sign(payload, secret));
+    const expected = Buffer.from(sign(signed, secret));
     return expected.length === signature.length && timingSafeEqual(expected, signature);
   });
   if (!trusted) return undefined;
+  const payload = unexpiredData(signed, maxAge);
+  if (payload === undefined) return undefined;
   try {
     const data: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
     if (typeof data === 'object' && data !== null && !Array.isArray(data)) return data as SessionData;
@@ -131,11 +162,14 @@ class CookieSession<Data extends object> implements Session<Data> {
 
 /** Sessions in a signed cookie; see the module's comment. Throws at once for a missing or short secret. */
 export function createCookieSessionStorage<Data extends object = SessionData>({ cookie }: { readonly cookie: SessionCookieOptions }): SessionStorage<Data> {
-  const { secrets, name = '__session' } = cookie;
+  const { secrets, name = '__session', maxAge } = cookie;
   const [signingSecret] = secrets;
   if (signingSecret === undefined) throw new Error('createCookieSessionStorage needs at least one secret (cookie.secrets)');
   if (secrets.some((secret) => secret.length < SESSION_SECRET_MIN_LENGTH)) {
     throw new Error(`createCookieSessionStorage: every secret must be at least ${SESSION_SECRET_MIN_LENGTH} characters`);
+  }
+  if (maxAge !== undefined && !(Number.isSafeInteger(maxAge) && maxAge > 0)) {
+    throw new Error(`createCookieSessionStorage: cookie.maxAge must be a whole number of seconds above 0, not ${maxAge}`);
   }
   const attributes: Omit<SetCookie, 'name' | 'value'> = {
     path: cookie.path ?? '/',
@@ -144,17 +178,17 @@ export function createCookieSessionStorage<Data extends object = SessionData>({ 
     sameSite: cookie.sameSite ?? 'lax',
     // Left out of the header when not given: the serializer writes no attribute for undefined.
     domain: cookie.domain,
-    maxAge: cookie.maxAge,
+    maxAge,
   };
 
   return {
     async getSession(cookieHeader) {
       const value = cookieHeader ? parseCookie(cookieHeader)[name] : undefined;
-      return new CookieSession<Data>((value === undefined ? undefined : verified(value, secrets)) ?? {});
+      return new CookieSession<Data>((value === undefined ? undefined : verified(value, secrets, maxAge)) ?? {});
     },
     async commitSession(session) {
-      const payload = Buffer.from(JSON.stringify(session.data)).toString('base64url');
-      const value = `${payload}.${sign(payload, signingSecret)}`;
+      const signed = signedPart(Buffer.from(JSON.stringify(session.data)).toString('base64url'), maxAge);
+      const value = `${signed}.${sign(signed, signingSecret)}`;
       const header = stringifySetCookie({ name, value, ...attributes });
       if (Buffer.byteLength(header) > MAX_SESSION_COOKIE_BYTES) throw new SessionTooLargeError(name, Buffer.byteLength(header));
       return header;

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Request } from 'express';
 import request from 'supertest';
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createCookieSessionStorage, MAX_SESSION_COOKIE_BYTES, SessionTooLargeError, type SessionStorage } from '../../server/sessions/cookie-session.ts';
 import { defineRoute } from '../../shared/route-definition.ts';
 import { forbidden, unauthorized } from '../../shared/status-helpers.ts';
@@ -226,7 +226,7 @@ describe('sessions in a signed cookie', () => {
       cookie: { name: 's', secrets: [SECRET], domain: 'example.com', maxAge: 60, path: '/app', sameSite: 'strict', secure: false },
     });
     const header = await given.commitSession(await given.getSession(undefined));
-    expect(header).toMatch(/^s=[\w-]+\.[\w-]+; Max-Age=60; Domain=example\.com; Path=\/app; HttpOnly; SameSite=Strict$/);
+    expect(header).toMatch(/^s=[\w-]+\.\d+\.[\w-]+; Max-Age=60; Domain=example\.com; Path=\/app; HttpOnly; SameSite=Strict$/);
   });
 
   test('one short secret among good ones stops the app; a refused commit says SessionTooLargeError', async () => {
@@ -237,5 +237,80 @@ describe('sessions in a signed cookie', () => {
     session.set('user', 'x'.repeat(MAX_SESSION_COOKIE_BYTES));
     const refused = await sessions.commitSession(session).catch((error: unknown) => error);
     expect(refused).toMatchObject({ name: 'SessionTooLargeError', cookieName: '__session' });
+  });
+});
+
+describe('a session with maxAge ends on the server too', () => {
+  const MINUTE = 60;
+  const dated = () => createCookieSessionStorage<Visitor>({ cookie: { name: '__session', secrets: [SECRET], maxAge: MINUTE } });
+  const undated = () => createCookieSessionStorage<Visitor>({ cookie: { name: '__session', secrets: [SECRET] } });
+  const START = new Date('2026-11-26T12:00:00.000Z');
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Only Date moves: supertest's sockets and timers run as they do. */
+  function clockAt(date: Date): void {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(date);
+  }
+
+  test('a copy of the cookie opens the page until maxAge has passed since the commit, and never after', async () => {
+    clockAt(START);
+    const { app } = sessionApp(dated());
+    const admin = await signIn(app, 'admin');
+    vi.setSystemTime(START.getTime() + (MINUTE - 1) * 1000);
+    await request(app).get('/admin').set('Cookie', admin).expect(200);
+    vi.setSystemTime(START.getTime() + MINUTE * 1000);
+    await request(app).get('/admin').set('Cookie', admin).expect(401);
+  });
+
+  test('each commit dates the session anew', async () => {
+    clockAt(START);
+    const sessions = dated();
+    const session = await sessions.getSession(undefined);
+    session.set('user', 'ada');
+    const first = cookiePair(await sessions.commitSession(session));
+    vi.setSystemTime(START.getTime() + 30_000);
+    const renewed = cookiePair(await sessions.commitSession(await sessions.getSession(first)));
+    vi.setSystemTime(START.getTime() + 75_000);
+    expect((await sessions.getSession(first)).has('user')).toBe(false);
+    expect((await sessions.getSession(renewed)).get('user')).toBe('ada');
+  });
+
+  test('the expiry is signed: a cookie whose expiry was moved is no session', async () => {
+    clockAt(START);
+    const { app } = sessionApp(dated());
+    const admin = await signIn(app, 'admin');
+    const [name, value = ''] = admin.split('=');
+    const [data, expires, signature] = value.split('.');
+    expect(Number(expires)).toBe(START.getTime() / 1000 + MINUTE);
+    vi.setSystemTime(START.getTime() + MINUTE * 1000);
+    for (const moved of [`${data}.${Number(expires) + 3600}.${signature}`, `${data}.${signature}`, `${data}.${expires}x.${signature}`]) {
+      await request(app).get('/admin').set('Cookie', `${name}=${moved}`).expect(401);
+    }
+  });
+
+  test('with maxAge, a cookie signed without an expiry is no session; without maxAge, a dated cookie still ends when it says', async () => {
+    clockAt(START);
+    const signIn = async (sessions: SessionStorage<Visitor>) => {
+      const session = await sessions.getSession(undefined);
+      session.set('user', 'ada');
+      return cookiePair(await sessions.commitSession(session));
+    };
+    const forever = await signIn(undated());
+    expect((await undated().getSession(forever)).get('user')).toBe('ada');
+    expect((await dated().getSession(forever)).has('user')).toBe(false);
+    const withinAMinute = await signIn(dated());
+    expect((await undated().getSession(withinAMinute)).get('user')).toBe('ada');
+    vi.setSystemTime(START.getTime() + MINUTE * 1000);
+    expect((await undated().getSession(withinAMinute)).has('user')).toBe(false);
+  });
+
+  test('a maxAge that is not a whole number of seconds above 0 stops the app at once', () => {
+    for (const maxAge of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => createCookieSessionStorage({ cookie: { secrets: [SECRET], maxAge } })).toThrow(`cookie.maxAge must be a whole number of seconds above 0, not ${maxAge}`);
+    }
   });
 });
