@@ -19,6 +19,7 @@ import type { PageLifecycle } from './page-lifecycle.ts';
 import type { PreparedPage } from './prepare-page.ts';
 import { RenderNotNeededError, isRenderStopReason } from './render-errors.ts';
 import { routeFailureAt } from './branch-loads.ts';
+import { checkOutlets, type OutletCheck } from './outlet-check.tsx';
 import { ReactDestination, type PageTarget } from './react-destination.ts';
 import { createScriptChain, type ScriptChain } from './deferred-scripts.tsx';
 
@@ -163,6 +164,28 @@ function withBoundaryShown(page: PreparedPage, route: DocumentRoute, req: Reques
   };
 }
 
+/** The branch React renders, and what the render tells about it. */
+interface WatchedBranch {
+  readonly levels: readonly BranchLevel[];
+  readonly onBoundaryReached: ((level: number) => void) | undefined;
+  /** The deepest level with an ErrorBoundary the render has reached (route-tree.tsx); none once one shows. */
+  deepestBoundaryReached(): number | undefined;
+  /** Development only: names a layout that rendered no <Outlet /> (outlet-check.tsx). */
+  readonly outlets: OutletCheck | undefined;
+}
+
+function watchBranch(page: PreparedPage, route: DocumentRoute, development: boolean): WatchedBranch {
+  let reached: number | undefined;
+  const onBoundaryReached =
+    page.failure === undefined && route.hasBoundary
+      ? (level: number) => {
+          reached = Math.max(reached ?? level, level);
+        }
+      : undefined;
+  const outlets = development && page.failure === undefined ? checkOutlets(branchOf(page, route)) : undefined;
+  return { levels: outlets?.levels ?? branchOf(page, route), onBoundaryReached, deepestBoundaryReached: () => reached, outlets };
+}
+
 /** The document React renders: the head, the page inside its layouts, the data scripts. */
 function documentElement(
   page: PreparedPage,
@@ -170,7 +193,7 @@ function documentElement(
   nonce: string,
   settings: DocumentSettings,
   embedded: EmbeddedData | undefined,
-  onBoundaryReached: ((level: number) => void) | undefined,
+  tree: WatchedBranch,
 ): ReactElement {
   return (
     <PageDocument
@@ -183,7 +206,7 @@ function documentElement(
       afterRoot={embedded?.chain?.element}
     >
       <AppRoot showErrorDetail={settings.development} formToken={page.form?.token}>
-        <RouteTree levels={branchOf(page, route)} params={page.params} actionData={page.action?.data} failure={page.failure} viewKey={0} onBoundaryReached={onBoundaryReached} />
+        <RouteTree levels={tree.levels} params={page.params} actionData={page.action?.data} failure={page.failure} viewKey={0} onBoundaryReached={tree.onBoundaryReached} />
       </AppRoot>
     </PageDocument>
   );
@@ -198,16 +221,8 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
   const nonce = request.res.locals.cspNonce;
   const embedded = embedData(page, route, request);
   const bot = isCrawler(req.get('user-agent'));
-  // The deepest level with an ErrorBoundary the render has reached (route-tree.tsx); none once one shows.
-  let reached: number | undefined;
-  const onBoundaryReached =
-    page.failure === undefined && route.hasBoundary
-      ? (level: number) => {
-          reached = Math.max(reached ?? level, level);
-        }
-      : undefined;
-
-  const { pipe, abort } = renderToPipeableStream(documentElement(page, route, nonce, settings, embedded, onBoundaryReached), {
+  const tree = watchBranch(page, route, settings.development);
+  const { pipe, abort } = renderToPipeableStream(documentElement(page, route, nonce, settings, embedded, tree), {
     nonce,
     ...(route.bootstrapScriptContent === undefined ? {} : { bootstrapScriptContent: route.bootstrapScriptContent }),
     onError(error) {
@@ -228,6 +243,8 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
       if (!bot) outsideRenderContext(() => sendDocument(page, route, request, settings, react));
     },
     onAllReady() {
+      // Not after a timeout or a departed client: what the render never reached is no layout's fault.
+      if (lifecycle.timeoutDigest === undefined && !request.res.destroyed) tree.outlets?.report(req, route.path);
       outsideRenderContext(() => {
         // A crawler's document, or whatever the render timeout left; a browser already has its shell.
         sendDocument(page, route, request, settings, react);
@@ -249,6 +266,7 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
     abort,
     pipeInto: (target) => void pipe(new ReactDestination(target)),
     showInBoundary(cause) {
+      const reached = tree.deepestBoundaryReached();
       if (reached === undefined || !lifecycle.nothingSent) return false;
       const shown = withBoundaryShown(page, route, req, reached, cause, settings.development);
       if (shown === undefined) return false;
