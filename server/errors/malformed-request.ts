@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { HttpError } from '../../shared/http-error.ts';
-import { unreadableTargetOf } from '../http/request-target.ts';
+import { isAsteriskForm, unreadableTargetOf } from '../http/request-target.ts';
 
 /**
  * RFC 9112 §3.2 / RFC 3986 §3.2.2: `Host = uri-host [ ":" port ]`, where uri-host is an
@@ -100,7 +100,7 @@ export function findMalformation(req: Pick<Request, 'url' | 'rawHeaders' | 'http
  * `OPTIONS *` (RFC 9110 §9.3.7) asks about the server as a whole: it gets the methods we allow.
  */
 export function rejectMalformedRequests(req: Request, res: Response, next: NextFunction): void {
-  if (req.url === '*') {
+  if (isAsteriskForm(req)) {
     if (req.method === 'OPTIONS') {
       res.status(204).setHeader('Allow', 'GET, HEAD');
       res.end();

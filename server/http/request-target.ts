@@ -18,6 +18,8 @@ export function unreadableTargetProblem(target: string): string | undefined {
 }
 
 const unreadable = new WeakMap<IncomingMessage, string>();
+/** Requests whose target was `*` (asterisk-form), set aside as `/` for the router. */
+const asteriskForm = new WeakSet<IncomingMessage>();
 
 /**
  * Where an absolute-form target's path begins (`http://user:secret@host/x?y`, RFC 9112 §3.2.2):
@@ -59,6 +61,13 @@ export function setAsideUnreadableTarget(req: IncomingMessage): void {
   const target = req.url ?? '';
   // Nearly every request: a path, nothing to read otherwise.
   if (target.startsWith('/') && !target.includes('#')) return;
+  if (target === '*') {
+    // The router would hand `*` to url.parse too (DEP0169): it reads `/`, and the malformed-request check answers it.
+    asteriskForm.add(req);
+    Object.assign(req, { originalUrl: target });
+    req.url = '/';
+    return;
+  }
   const problem = unreadableTargetProblem(target);
   if (problem === undefined) {
     req.url = originForm(target);
@@ -72,4 +81,12 @@ export function setAsideUnreadableTarget(req: IncomingMessage): void {
 /** The problem `setAsideUnreadableTarget` found with this request's target, if any. */
 export function unreadableTargetOf(req: IncomingMessage): string | undefined {
   return unreadable.get(req);
+}
+
+/**
+ * Whether the request's target is `*` (RFC 9112 §3.2.4): set aside by `setAsideUnreadableTarget`,
+ * or as sent where the app runs without the product's HTTP server (a test's supertest).
+ */
+export function isAsteriskForm(req: IncomingMessage): boolean {
+  return asteriskForm.has(req) || req.url === '*';
 }

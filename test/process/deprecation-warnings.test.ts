@@ -20,4 +20,17 @@ describe('request targets the router would hand to url.parse', () => {
     // Before, the first of these printed DEP0169 (url.parse) on stderr, as text among the JSON lines.
     expect(server.stderr()).toBe('');
   });
+
+  test('an asterisk-form target gets its answer (204 with Allow for OPTIONS, 400 otherwise), and Node prints no warning on stderr', async () => {
+    const server = await startWithStderr(FIXTURE_MAIN_ENTRY, { PORT: '0', HOST: '127.0.0.1' });
+    running.push(server);
+    const port = Number(new URL(server.origin).port);
+    const options = await rawRequest(port, 'OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+    expect(options.status).toBe(204);
+    expect(options.head).toMatch(/\r\nallow: GET, HEAD\r\n/i);
+    const get = await rawRequest(port, 'GET * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+    expect(get.status).toBe(400);
+    // Before, each printed DEP0169 (url.parse): the router read `*` with it.
+    expect(server.stderr()).toBe('');
+  });
 });
