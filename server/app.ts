@@ -8,7 +8,7 @@ import { ASSETS_PATH, type ClientAssets } from './render/client-assets.ts';
 import { createContentSecurityPolicy, styleHashSource, type ContentSecurityPolicy } from './security/content-security-policy.ts';
 import { createErrorHandler, createMethodNotAllowedHandler, createNotFoundHandler } from './errors/error-handler.ts';
 import { FAVICON_PATH, sendFavicon } from './static/favicon.ts';
-import { alwaysReady, createConnectionDrain, createHealthProbes, type Readiness } from './lifecycle/readiness.ts';
+import { alwaysReady, createHealthProbes, type Readiness } from './lifecycle/readiness.ts';
 import { createHttpLogger } from './observability/http-logger.ts';
 import { labelRoute } from './observability/label-route.ts';
 import { liveReloadScript } from './render/live-reload.ts';
@@ -88,14 +88,14 @@ export function createApp(options: AppOptions): Express {
   app.set('etag', false);
   app.set('trust proxy', options.trustProxy ?? false);
 
-  // Every answer's head gets the request id and the security headers as it is written.
-  installResponseHead(app, { defaults: securityHeaderDefaults(), policy });
   const readiness = options.readiness ?? alwaysReady;
+  // Every answer's head gets the request id and the security headers as it is written, and
+  // Connection: close once shutdown has begun, so proxies stop reusing connections to this instance.
+  installResponseHead(app, { defaults: securityHeaderDefaults(), policy, closing: () => !readiness.isReady() });
   // The edge, which every request passes in this order, as one router layer (middleware-sequence.ts).
   app.use(
     middlewareSequence([
       createHttpLogger(logger),
-      createConnectionDrain(readiness),
       ...(metrics === undefined ? [] : [createMetricsMiddleware(metrics)]),
       assignNonce,
       closeConnectionUnlessBodyRead,

@@ -61,6 +61,12 @@ export interface ResponseHeadOptions {
   readonly defaults: readonly HeaderPair[];
   /** The Content-Security-Policy of an answer that sets none, for the request's nonce. */
   readonly policy: (nonce: string) => string;
+  /**
+   * Whether answers now close their connection (shutdown has begun: lifecycle/readiness.ts). Asked
+   * as each head is written, not as its request arrived, so an answer to a request that came
+   * before the signal does not promise keep-alive on a connection about to be swept.
+   */
+  readonly closing: () => boolean;
 }
 
 type WriteHead = (statusCode: number, reasonOrHeaders?: string | OutgoingHttpHeaders | readonly string[], headers?: OutgoingHttpHeaders | readonly string[]) => ServerResponse;
@@ -70,9 +76,9 @@ type WriteHead = (statusCode: number, reasonOrHeaders?: string | OutgoingHttpHea
  * moment every answer passes through (Node's own `res.end()`, `res.write()` and
  * `res.flushHeaders()` call `writeHead` too): the request id (docs/observability.md), then
  * helmet's headers, our Permissions-Policy and the page Content-Security-Policy with the
- * request's nonce (docs/security.md), each unless the answer set its own. An answer with a
- * prepared head already holds all but the request id (a document's holds that too), and is
- * written as one list.
+ * request's nonce (docs/security.md), each unless the answer set its own; once shutdown has
+ * begun, `Connection: close` (docs/deployment.md). An answer with a prepared head already holds
+ * all but the request id (a document's holds that too), and is written as one list.
  *
  * Written then rather than stamped on every response as a request arrives: most answers under
  * load (a file, a 404) bring their own complete head, and setting some fifteen headers one by
@@ -80,7 +86,7 @@ type WriteHead = (statusCode: number, reasonOrHeaders?: string | OutgoingHttpHea
  * The method is Express's per-app response prototype's, so no response is touched and other
  * apps in the same process keep Node's.
  */
-export function installResponseHead(app: Express, { defaults, policy }: ResponseHeadOptions): void {
+export function installResponseHead(app: Express, { defaults, policy, closing }: ResponseHeadOptions): void {
   const writeHead = ServerResponse.prototype.writeHead as WriteHead;
   const response = app.response as unknown as { writeHead: WriteHead };
   response.writeHead = function writeHeadCompleted(this: Response, statusCode, reasonOrHeaders, headers) {
@@ -88,11 +94,13 @@ export function installResponseHead(app: Express, { defaults, policy }: Response
     const id = this.req.id;
     const given = typeof reasonOrHeaders === 'string' ? headers : reasonOrHeaders;
     if (isPrepared(given)) {
-      const complete = id === undefined || given[PREPARED] === 'one answer' ? given : [...given, 'X-Request-Id', id];
+      let complete: readonly string[] = id === undefined || given[PREPARED] === 'one answer' ? given : [...given, 'X-Request-Id', id];
+      if (closing()) complete = [...complete, 'Connection', 'close'];
       return typeof reasonOrHeaders === 'string' ? writeHead.call(this, statusCode, reasonOrHeaders, complete) : writeHead.call(this, statusCode, complete);
     }
     // Headers passed to writeHead itself replace these, as Node merges them.
     if (id !== undefined) this.setHeader('X-Request-Id', id);
+    if (closing()) this.setHeader('Connection', 'close');
     for (const [name, value] of defaults) {
       if (!this.hasHeader(name)) this.setHeader(name, value);
     }

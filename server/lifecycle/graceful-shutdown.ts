@@ -42,11 +42,12 @@ function forcedExitCode(signal: NodeJS.Signals): number {
  *
  * Node keeps serving on open keep-alive connections after `server.close()` and still
  * advertises keep-alive, so `close()` alone would wait for every client's idle timeout. Once
- * readiness is off, the app answers with `Connection: close` (createConnectionDrain in readiness.ts), so
- * clients and proxies leave without racing our close. A connection that sent nothing since the
- * signal never hears that header: it is closed the moment the listener closes. A stream that
- * began before the signal had already promised keep-alive, so after the delay connections that
- * fall idle are closed as they appear.
+ * readiness is off, every answer whose head is written from then on says `Connection: close`
+ * (installResponseHead in http/response-head.ts), requests that came before the signal
+ * included, so clients and proxies leave without racing our close. A connection that sent
+ * nothing since the signal never hears that header: it is closed the moment the listener
+ * closes. A stream whose head went out before the signal had already promised keep-alive, so
+ * after the delay connections that fall idle are closed as they appear.
  */
 export function installGracefulShutdown({ server, alsoClose = [], readiness, logger, delayMs, deadlineMs, exit }: ShutdownOptions): void {
   let shuttingDown = false;

@@ -14,7 +14,7 @@ function appWithHead(): Express {
   const app = express();
   // As createApp does: a header set before the head would take a prepared head off its fast path.
   app.disable('x-powered-by');
-  installResponseHead(app, { defaults: DEFAULTS, policy: (nonce) => `script-src 'nonce-${nonce}'` });
+  installResponseHead(app, { defaults: DEFAULTS, policy: (nonce) => `script-src 'nonce-${nonce}'`, closing: () => false });
   let counter = 0;
   app.use((req, res, next) => {
     counter += 1;
