@@ -22,9 +22,18 @@ export interface LoggerOptions {
 }
 
 /**
+ * An `err` that is an Error goes through pino's own serializer (type, message, stack, cause); one
+ * that is already the fields to log (server-error-log.ts) is logged as it is, where pino's would
+ * add `type: "Object"`, the class of the plain object holding them.
+ */
+function serializeErr(value: unknown): unknown {
+  return value instanceof Error ? pino.stdSerializers.err(value) : value;
+}
+
+/**
  * The process's one pino logger: JSON lines, secrets removed, to stdout in one write per turn
  * of the event loop (./log-destination.ts).
  */
 export function createLogger({ level, destination }: LoggerOptions): Logger {
-  return pino({ level, redact: { paths: REDACTED_PATHS, remove: true } }, destination ?? createBatchedStdout());
+  return pino({ level, redact: { paths: REDACTED_PATHS, remove: true }, serializers: { err: serializeErr } }, destination ?? createBatchedStdout());
 }

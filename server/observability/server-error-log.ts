@@ -11,6 +11,8 @@ import { requestPath } from './request-path.ts';
 const digests = new WeakMap<object, string>();
 
 interface ErrorFields {
+  /** What was thrown: an object's class (`InventoryError`, whatever its `name`), or a primitive's type (`string`). */
+  readonly type: string;
   readonly name: string;
   readonly message: string;
   readonly stack: string | undefined;
@@ -18,12 +20,23 @@ interface ErrorFields {
   readonly status?: number;
 }
 
+function typeOf(error: unknown): string {
+  if (typeof error !== 'object' || error === null) return error === null ? 'null' : typeof error;
+  const maker: unknown = error.constructor;
+  return typeof maker === 'function' && maker.name !== '' ? maker.name : 'Object';
+}
+
+/**
+ * The fields of the line's `err`, chosen here: never the error's other properties, which may hold
+ * what must not be logged (a client library's error carrying its request's headers).
+ */
 function errorFields(error: unknown): ErrorFields {
+  const type = typeOf(error);
   if (error instanceof Error) {
     const status = 'status' in error && typeof error.status === 'number' ? { status: error.status } : {};
-    return { name: error.name, message: error.message, stack: error.stack, ...status };
+    return { type, name: error.name, message: error.message, stack: error.stack, ...status };
   }
-  return { name: 'NonError', message: String(error), stack: undefined };
+  return { type, name: 'NonError', message: String(error), stack: undefined };
 }
 
 /** Whether this error has had its `error` line already: whatever it is, it was taken for a server error. */

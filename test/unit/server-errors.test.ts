@@ -44,7 +44,7 @@ describe('server-side exceptions', () => {
       method: 'GET',
       path,
       route,
-      err: { name, message, stack: expect.stringContaining(message) },
+      err: { type: name, name, message, stack: expect.stringContaining(message) },
       fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/),
     });
   });
@@ -129,7 +129,26 @@ describe('errors that are not Error objects, or come too late for a status page'
     const res = await request(app).get(path);
     expect(res.status).toBe(500);
     const line = only(errorLines(logs));
-    expect(line).toMatchObject({ digest: digestOnPage(res.text), err: { name: 'NonError', message: expect.stringContaining('a thrown string') } });
+    expect(line).toMatchObject({ digest: digestOnPage(res.text), err: { type: 'string', name: 'NonError', message: expect.stringContaining('a thrown string') } });
+  });
+
+  test("the line's err says the class of what was thrown, and holds only its name, message, stack and status", async () => {
+    class InventoryError extends Error {
+      readonly status = 503;
+      readonly request = { headers: { authorization: 'Bearer SECRET-TOKEN' } };
+    }
+    const { app, logs } = buildApp([
+      {
+        path: '/inventory',
+        component: () => null,
+        load: () => {
+          throw new InventoryError('the inventory is away');
+        },
+      },
+    ]);
+    await request(app).get('/inventory').expect(500);
+    const { err } = only(errorLines(logs));
+    expect(err).toEqual({ type: 'InventoryError', name: 'Error', message: 'the inventory is away', stack: expect.stringContaining('the inventory is away'), status: 503 });
   });
 
   test('an error after the headers were sent is one pino line with a digest, never console.error, and the response is cut', async () => {
