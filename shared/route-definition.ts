@@ -54,8 +54,15 @@ export type ActionResult = unknown;
 /** What a page's `load` returns: its data, or `data(value, init)` with a status and headers for the answer (docs/responses.md). */
 export type LoadResult<Data> = Data | DataWithResponseInit<Data>;
 
-/** The data a page gets from a `load` function: what it returns, awaited, out of `data()`. `PageProps<LoadedData<typeof load>>`. */
-export type LoadedData<Load extends (...args: never[]) => unknown> = Awaited<ReturnType<Load>> extends DataWithResponseInit<infer Data> ? Data : Awaited<ReturnType<Load>>;
+/** Each result out of `data()`: a conditional type over a type parameter, so it is applied to each member of a union. */
+type OutOfData<Result> = Result extends DataWithResponseInit<infer Data> ? Data : Result;
+
+/**
+ * The data a page gets from a `load` function: what it returns, awaited, out of `data()`, for
+ * each thing it may return (`data(…, 404)` on one branch, plain data on another).
+ * `PageProps<LoadedData<typeof load>>`.
+ */
+export type LoadedData<Load extends (...args: never[]) => unknown> = OutOfData<Awaited<ReturnType<Load>>>;
 
 export interface PageProps<Data = unknown> {
   readonly data: Data;

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { describe, expect, expectTypeOf, test } from 'vitest';
 import { type InvalidData, invalid } from '../../shared/action-helpers.ts';
 import { data } from '../../shared/responses.ts';
-import type { ActionContext, LoadContext } from '../../shared/route-definition.ts';
+import type { ActionContext, LoadContext, LoadedData } from '../../shared/route-definition.ts';
 import { defineRoute } from '../../shared/route-definition.ts';
 import type { useRouteError } from '../../shared/route-errors.tsx';
 import { type ActionDataOf, type PathParams, useActionData, useLoaderData, useParams, type useRouteLoaderData } from '../../shared/route-hooks.tsx';
@@ -63,5 +63,15 @@ describe('the route hooks', () => {
     // A parent's data by id: typed from its load, and undefined when that route is not on the screen.
     expectTypeOf<ReturnType<typeof useRouteLoaderData<typeof load>>>().toEqualTypeOf<{ title: string; at: Date } | undefined>();
     expectTypeOf<ReturnType<typeof useRouteError>>().toEqualTypeOf<unknown>();
+  });
+
+  test('a load that answers data() on one branch and plain data on another gives each unwrapped', () => {
+    async function either({ params }: LoadContext) {
+      if (params.id === 'gone') return data({ product: null, suggestions: ['lamp'] }, 404);
+      return { product: { name: 'lamp' }, suggestions: [] as string[] };
+    }
+    type Either = { product: null; suggestions: string[] } | { product: { name: string }; suggestions: string[] };
+    expectTypeOf<LoadedData<typeof either>>().toEqualTypeOf<Either>();
+    expectTypeOf<ReturnType<typeof useLoaderData<typeof either>>>().toEqualTypeOf<Either>();
   });
 });
