@@ -18,6 +18,7 @@ import { middlewareSequence } from './http/middleware-sequence.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { createMetricsMiddleware } from './observability/metrics-middleware.ts';
 import { createPageHandler, type PageHandlerOptions } from './render/render-page.tsx';
+import { routePathProblem } from './render/route-path.ts';
 import { createDocumentHeaders } from './render/document-headers.ts';
 import { clientRoutes } from './render/client-routes.ts';
 import { routeTableModule } from './render/route-table-module.ts';
@@ -75,8 +76,12 @@ export interface AppOptions {
  */
 export function createApp(options: AppOptions): Express {
   const { logger, assets, publicOrigin, metrics, development = false } = options;
-  // Each route with the layouts around it (shared/route-definition.ts).
+  // Each route with the layouts around it (shared/route-definition.ts), each path one Express 5 reads.
   const routes = flattenRoutes(options.app.routes);
+  for (const { path } of routes) {
+    const problem = routePathProblem(path);
+    if (problem !== undefined) throw new Error(`Route ${path}: ${problem}`);
+  }
   const analytics = resolveAnalytics(options.analytics);
   const liveReloadUrl = development ? options.liveReloadUrl : undefined;
   const policy = pagePolicy(assets, analytics, liveReloadUrl);

@@ -5,6 +5,7 @@ import { readRouteModule } from './default-export.ts';
 import { displayPath } from './display-path.ts';
 import { isRelativeSpecifier, resolveRelativeModule } from './relative-module.ts';
 import { parseModule } from './parse-module.ts';
+import { routePathProblem } from '../../server/render/route-path.ts';
 
 /** The page modules to bundle: entry name (the file's name) → file and the layout modules around it, outermost first; route path → entry name. */
 export interface PageEntries {
@@ -112,6 +113,8 @@ function pageRoute(call: ts.CallExpression, table: string, source: ts.SourceFile
     throw new RouteTableError(`${where}: route(${written}): write the path as a string literal, as in route('/products/:id', product)`);
   }
   const path = pathArgument.text;
+  const pathProblem = routePathProblem(path);
+  if (pathProblem !== undefined) throw new RouteTableError(`${where}: Route ${path}: ${pathProblem}`);
   const specifier = pageArgument !== undefined && ts.isIdentifier(pageArgument) ? imports.namespaces.get(pageArgument.text) : undefined;
   if (specifier === undefined) {
     throw new RouteTableError(

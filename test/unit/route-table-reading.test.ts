@@ -41,6 +41,15 @@ describe('the client build reads the route table without running it', () => {
     );
   });
 
+  test('refuses a path Express 5 would not read, naming the file, the line and the Express 5 form', async () => {
+    await expect(buildClient({ routesModule: join(FIXTURES, 'express-4-path-table.ts'), outDir: join(outDir, 'express-4'), mode: 'production' })).rejects.toThrow(
+      'client-build-fixtures/express-4-path-table.ts:5: Route /tabs/:tab?: not an Express 5 path (Unexpected ? at index 10: /tabs/:tab?): an optional segment is written in braces, {/:name}',
+    );
+    await expect(buildClient({ routesModule: join(FIXTURES, 'relative-path-table.ts'), outDir: join(outDir, 'relative'), mode: 'production' })).rejects.toThrow(
+      `client-build-fixtures/relative-path-table.ts:5: Route products: a path starts with "/" (a layout adds no segment: its routes write their full paths, as in '/products')`,
+    );
+  });
+
   test('refuses a page module whose component is exported by name only, which would make it a resource route', async () => {
     await expect(buildClient({ routesModule: join(FIXTURES, 'named-component-table.ts'), outDir: join(outDir, 'named'), mode: 'production' })).rejects.toThrow(
       /Route \/named-component: .*client-build-fixtures\/pages\/named-component\.tsx has no default export, so it would be a resource route, yet it exports `NamedComponentPage` as a component is named: make the page's component its default export \(`export default function NamedComponentPage`\)/,
