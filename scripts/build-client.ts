@@ -75,7 +75,7 @@ export function clientBuildOptions(entries: PageEntries, { outDir, mode }: Omit<
   return {
     entryPoints: Object.fromEntries([...files.keys()].map((name) => [name, `page-entry:${name}`])),
     // Layout modules lose their server exports as page modules do.
-    plugins: [pageEntriesPlugin(files, layouts), pageModulesPlugin([...files.values(), ...[...layouts.values()].flat()]), serverModulesPlugin()],
+    plugins: [pageEntriesPlugin(files, layouts), pageModulesPlugin({ pages: files.values(), layouts: [...layouts.values()].flat() }), serverModulesPlugin()],
     bundle: true,
     splitting: true,
     format: 'esm',

@@ -16,9 +16,19 @@ const FOREIGN_EXPORTS: Readonly<Record<string, string>> = {
   links: 'its stylesheets are the CSS files it imports',
   headers: 'its headers come from `data(value, { headers })` in `load` or `action`',
   HydrateFallback: 'the page renders on the server, so it needs no fallback while it hydrates',
+  handle: "there is no `useMatches()`: a child reads its layouts' data with `useRouteLoaderData(id)`",
 };
 
-const MENTIONS = new RegExp(`\\b(?:${Object.keys(FOREIGN_EXPORTS).join('|')})\\b`);
+/** How a module is used in the route table: what one role reads, the other does not. */
+export type RouteModuleRole = 'page' | 'layout' | 'page and layout';
+
+/** Names a page module reads but a layout does not, and the other way round, with what to do instead. */
+const NOT_READ_IN: Readonly<Record<'page' | 'layout', Readonly<Record<string, string>>>> = {
+  layout: { action: 'a layout has no action: posts go to the page that holds the form (its `action`), or to a resource route' },
+  page: { shouldRevalidate: "only a layout's data is kept across navigations: a page's `load` runs on every visit to it" },
+};
+
+const MENTIONS = new RegExp(`\\b(?:${[...Object.keys(FOREIGN_EXPORTS), 'action', 'shouldRevalidate'].join('|')})\\b`);
 
 /** A page or layout module exports a name the framework does not read; says where. */
 export class ForeignExportError extends LocatedError {
@@ -40,12 +50,23 @@ function exportedNames(source: ts.SourceFile): Array<readonly [string, ts.Node]>
   return names;
 }
 
-/** Throws ForeignExportError when a page or layout module exports one of FOREIGN_EXPORTS. */
-export function refuseForeignExports(text: string, file: string): void {
+function notReadAs(role: RouteModuleRole, name: string): string | undefined {
+  if (role === 'page and layout') return undefined;
+  const names = NOT_READ_IN[role];
+  return Object.hasOwn(names, name) ? names[name] : undefined;
+}
+
+/**
+ * Throws ForeignExportError when a page or layout module exports one of FOREIGN_EXPORTS, or a
+ * name its role does not read (a layout's `action`, a page's `shouldRevalidate`).
+ */
+export function refuseForeignExports(text: string, file: string, role: RouteModuleRole): void {
   if (!MENTIONS.test(text)) return;
   const source = parseModule(file, text);
   for (const [name, node] of exportedNames(source)) {
     const instead = Object.hasOwn(FOREIGN_EXPORTS, name) ? FOREIGN_EXPORTS[name] : undefined;
     if (instead !== undefined) throw new ForeignExportError(`exports \`${name}\`, which this framework does not read: ${instead}`, source, node);
+    const unread = notReadAs(role, name);
+    if (unread !== undefined) throw new ForeignExportError(`exports \`${name}\`, which a ${role} module does not have: ${unread}`, source, node);
   }
 }

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type * as esbuild from 'esbuild';
 import { displayPath } from './display-path.ts';
-import { refuseForeignExports } from './foreign-exports.ts';
+import { refuseForeignExports, type RouteModuleRole } from './foreign-exports.ts';
 import { LocatedError } from './located-error.ts';
 import { withoutServerExports } from './server-exports.ts';
 
@@ -12,18 +12,22 @@ const LOADERS: Readonly<Record<string, esbuild.Loader>> = { '.tsx': 'tsx', '.ts'
  * Gives the client build each page module (the files the route table names) without `load`,
  * `action` and `head` and what only they use (server-exports.ts): the browser never gets them,
  * nor the server modules they import. A module exporting one of React Router's names this
- * framework does not read (`loader`, `meta`, ...) stops the build (foreign-exports.ts).
+ * framework does not read (`loader`, `meta`, ...), or one its role does not (a layout's `action`),
+ * stops the build (foreign-exports.ts).
  */
-export function pageModulesPlugin(pageFiles: Iterable<string>): esbuild.Plugin {
-  const pages = new Set(pageFiles);
+export function pageModulesPlugin({ pages: pageFiles, layouts: layoutFiles }: { readonly pages: Iterable<string>; readonly layouts: Iterable<string> }): esbuild.Plugin {
+  const roles = new Map<string, RouteModuleRole>();
+  for (const file of pageFiles) roles.set(file, 'page');
+  for (const file of layoutFiles) roles.set(file, roles.get(file) === 'page' ? 'page and layout' : 'layout');
   return {
     name: 'page-modules',
     setup(build) {
       build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args): Promise<esbuild.OnLoadResult | undefined> => {
-        if (args.namespace !== 'file' || !pages.has(args.path)) return undefined;
+        const role = args.namespace === 'file' ? roles.get(args.path) : undefined;
+        if (role === undefined) return undefined;
         const text = await readFile(args.path, 'utf8');
         try {
-          refuseForeignExports(text, args.path);
+          refuseForeignExports(text, args.path, role);
           const contents = withoutServerExports(text, args.path);
           return contents === undefined ? undefined : { contents, loader: LOADERS[extname(args.path)] ?? 'ts' };
         } catch (error) {

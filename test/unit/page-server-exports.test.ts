@@ -58,6 +58,18 @@ describe('the client bundle of a page leaves out what runs on the server', () =>
     );
   });
 
+  test("refuses React Router's `handle`, and a name the module's role does not read: a layout's `action`, a page's `shouldRevalidate`", async () => {
+    await expect(buildClient({ routesModule: join(FIXTURES, 'handle-table.ts'), outDir: join(outDir, 'handle'), mode: 'production' })).rejects.toThrow(
+      /client-build-fixtures\/pages\/handle\.tsx:8: exports `handle`, which this framework does not read: there is no `useMatches\(\)`/,
+    );
+    await expect(buildClient({ routesModule: join(FIXTURES, 'layout-action-table.ts'), outDir: join(outDir, 'layout-action'), mode: 'production' })).rejects.toThrow(
+      /client-build-fixtures\/layouts\/with-action\.tsx:12: exports `action`, which a layout module does not have: a layout has no action: posts go to the page that holds the form/,
+    );
+    await expect(
+      buildClient({ routesModule: join(FIXTURES, 'page-should-revalidate-table.ts'), outDir: join(outDir, 'page-should-revalidate'), mode: 'production' }),
+    ).rejects.toThrow(/client-build-fixtures\/pages\/page-only-layout-names\.tsx:8: exports `shouldRevalidate`, which a page module does not have: only a layout's data is kept/);
+  });
+
   test("keeps the lines of the page's code where they were, so the build's messages point at the right line", async () => {
     await expect(buildClient({ routesModule: join(FIXTURES, 'missing-module-table.ts'), outDir: join(outDir, 'missing-module'), mode: 'production' })).rejects.toThrow(
       /route \/missing-module:\n.*client-build-fixtures\/pages\/missing-module\.tsx:12: Could not resolve "\.\/no-such-module\.ts"/,
