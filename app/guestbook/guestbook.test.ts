@@ -11,7 +11,7 @@ import { createGuestbookStore, GuestbookFileError } from './store.server.ts';
 const SAME_ORIGIN = { 'Sec-Fetch-Site': 'same-origin' } as const;
 
 function guestbook(env: Readonly<Record<string, string>> = {}) {
-  return createTestApp(app, { env: { NODE_ENV: 'test', GUESTBOOK_ADMINS: 'Grace', ...env } });
+  return createTestApp(app, { env: { GUESTBOOK_ADMINS: 'Grace', ...env } });
 }
 
 /** The HTML without the comments React puts between adjacent text nodes. */

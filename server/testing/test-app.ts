@@ -15,7 +15,10 @@ export interface TestApp {
 }
 
 export interface TestAppOptions extends Partial<Omit<AppOptions, 'app' | 'logger'>> {
-  /** The environment the app's `settings` read. Default: `NODE_ENV=test`, so secrets are made for the test. */
+  /**
+   * What the app's `settings` read, over `NODE_ENV=test` (so secrets are made for the test):
+   * `{ GUESTBOOK_ADMINS: 'Grace' }` is read with `NODE_ENV=test`; give `NODE_ENV` to read it as another environment would.
+   */
   readonly env?: Environment;
 }
 
@@ -39,8 +42,8 @@ export function createCapturingLogger(): { readonly logger: Logger; readonly log
  * made for the test; pages render on the server only unless `assets` are given, and their data
  * is checked as the browser would receive it either way (render-page.tsx), as in production.
  */
-export function createTestApp<Settings>(definition: AppDefinition<Settings>, { env = { NODE_ENV: 'test' }, ...options }: TestAppOptions = {}): TestApp {
+export function createTestApp<Settings>(definition: AppDefinition<Settings>, { env = {}, ...options }: TestAppOptions = {}): TestApp {
   const { logger, logs } = createCapturingLogger();
   const forms = { secret: 'form-token-secret-made-for-an-app-under-test' };
-  return { app: createApp({ app: resolveApp(definition, env), logger, forms, ...options }), logs };
+  return { app: createApp({ app: resolveApp(definition, { NODE_ENV: 'test', ...env }), logger, forms, ...options }), logs };
 }
