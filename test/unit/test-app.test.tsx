@@ -7,7 +7,9 @@ import { defineRoute } from '../../shared/route-definition.ts';
 
 /** An app whose settings read a secret and a plain value, as an app's own settings do. */
 const fixture = defineApp({
-  routes: [defineRoute({ path: '/', component: ({ data }: { data: { admins: string } }) => <p>admins: {data.admins}</p>, load: ({ context }) => ({ admins: context.admins }) })],
+  routes: [
+    defineRoute({ path: '/', component: ({ data }: { data: { admins: string } }) => <p>admins: {data.admins}</p>, load: ({ context }) => ({ admins: context.admins ?? 'unset' }) }),
+  ],
   settings: (env) => ({ key: readSecret(env, 'FIXTURE_KEY'), admins: env.FIXTURE_ADMINS ?? 'none' }),
   getLoadContext: (_req, _res, { admins }) => ({ admins }),
 });
