@@ -92,6 +92,17 @@ function streamedRoutes(): RouteDefinition[] {
         }),
       }),
     }),
+    defineRoute({
+      path: '/rejected-before-load-returns',
+      component: RejectedPage,
+      // As the guide says to: a value made before an await, marked handled where it is made.
+      load: async () => {
+        const broken = Promise.reject<string>(new Error('SECRET-EARLY-FAILURE'));
+        broken.catch(() => {});
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return { broken };
+      },
+    }),
     defineRoute({ path: '/late-not-found', component: RejectedPage, load: () => ({ broken: after(20, (): string => notFound()) }) }),
     defineRoute({ path: '/never', component: NeverPage, load: () => ({ never: new Promise<string>(() => undefined) }) }),
     defineRoute({
@@ -195,6 +206,18 @@ describe('deferred data: promises inside what load returns', () => {
     // React marks the boundary with the digest; the browser's copy of the promise rejects with it.
     expect(res.text).toContain(digest);
     await expect(at(pageDataOf(res.text), 'data', 'broken')).rejects.toMatchObject({ digest });
+  });
+
+  test('a value that rejected before load returned, marked handled, is still one error line and the digest in its boundary', async () => {
+    const { routes, assets } = asHydrating(streamedRoutes());
+    const built = buildApp(routes, { assets });
+    const res = await request(built.app).get('/rejected-before-load-returns').set('User-Agent', DESKTOP_CHROME);
+    expect(res.status).toBe(200);
+    const [line, ...others] = errorLines(built.logs);
+    expect(others).toEqual([]);
+    expect(line).toMatchObject({ err: { message: 'SECRET-EARLY-FAILURE' }, digest: expect.any(String) });
+    expect(res.text).not.toContain('SECRET-EARLY-FAILURE');
+    await expect(at(pageDataOf(res.text), 'data', 'broken')).rejects.toMatchObject({ digest: String(line?.digest) });
   });
 
   test('shows message and stack of a rejection in development', async () => {
