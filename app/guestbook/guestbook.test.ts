@@ -178,6 +178,24 @@ describe('the store', () => {
     expect((await createGuestbookStore(file).find('1'))?.likes).toBe(2);
   });
 
+  test('a post whose save fails is answered with an error and leaves the entries as the file holds them', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'guestbook-'));
+    dirs.push(dir);
+    const file = join(dir, 'book', 'entries.json');
+    const store = createGuestbookStore(file);
+    await store.add({ name: 'Ada', message: 'saved' });
+    // The folder becomes a file: the next save cannot write there.
+    await rm(join(dir, 'book'), { recursive: true });
+    await writeFile(join(dir, 'book'), '');
+    await expect(store.add({ name: 'Grace', message: 'lost' })).rejects.toThrow();
+    await expect(store.like('1')).rejects.toThrow();
+    expect((await store.list()).map(({ message, likes }) => ({ message, likes }))).toEqual([{ message: 'saved', likes: 0 }]);
+    // Writable again, the next post is saved after the first, as if the failed ones never were.
+    await rm(join(dir, 'book'));
+    expect((await store.add({ name: 'Grace', message: 'kept' })).id).toBe('2');
+    expect(JSON.parse(await readFile(file, 'utf8')).map(({ message }: { message: string }) => message)).toEqual(['saved', 'kept']);
+  });
+
   test('starts empty from a file not written yet, and refuses, as it starts, a file that holds anything but entries', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'guestbook-'));
     dirs.push(dir);

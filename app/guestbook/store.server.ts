@@ -60,12 +60,21 @@ export function createGuestbookStore(file?: string): GuestbookStore {
     await rename(`${file}.tmp`, file);
   }
 
-  /** Applies one change to the entries and saves them. Chained before any await, so two posts at once take turns and neither is lost. */
+  /**
+   * Applies one change to the entries and saves them. Chained before any await, so two posts at
+   * once take turns and neither is lost. The entries are the changed ones once they are saved: a
+   * save that fails (a full disk) answers its post with an error and leaves them as they were,
+   * so no page shows an entry the file does not hold.
+   */
   async function change<Result>(apply: (all: readonly Entry[]) => { readonly all: readonly Entry[]; readonly result: Result }): Promise<Result> {
-    const changed = entries.then(apply);
-    entries = changed.then(({ all }) => all);
+    const before = entries;
+    const changed = before.then(apply);
     const saved = writes.then(async () => persist((await changed).all));
     writes = saved.catch(() => undefined);
+    entries = saved.then(
+      async () => (await changed).all,
+      () => before,
+    );
     await saved;
     return (await changed).result;
   }
