@@ -67,6 +67,15 @@ describe('malformed requests get the 400 page', () => {
     expect(tooLong.body).toContain('<title>414: ');
   });
 
+  test("a long path's log line holds its first 2,048 characters and how many more there were", async () => {
+    const path = (length: number) => `/${'p'.repeat(length - 1)}`;
+    const completion = (target: string) => built.logs.findLast((line) => line.msg === 'request completed' && String(line.path).startsWith(target.slice(0, 20)));
+    expect((await get(`${path(9_000)}?token=x`, 'Host: a.example\r\n')).status).toBe(414);
+    expect(completion(path(9_000))).toMatchObject({ status: 414, path: `${path(2_048)}…(+6952)` });
+    expect((await get(path(2_048), 'Host: a.example\r\n')).status).toBe(404);
+    expect(completion(path(2_048))).toMatchObject({ status: 404, path: path(2_048) });
+  });
+
   test('none of them is logged as an error', async () => {
     // Its own requests, counted: run alone (-t), it must not pass on an empty log.
     const before = built.logs.length;
