@@ -187,11 +187,15 @@ function scriptSwitch(env: Env, name: string): boolean | string {
   throw new ConfigError(name, raw, expected);
 }
 
-/** A listen address: an IP address or a host name (RFC 1123 labels), e.g. `::`, `localhost`. */
+/**
+ * A listen address: an IP address or a host name (RFC 1123 labels), e.g. `::`, `localhost`. A
+ * name whose last label is all digits is none (RFC 3696 §2): `256.1.1.1` is a mistyped address,
+ * and the resolver would read `1234` as one.
+ */
 function listenHost(env: Env, name: string): string | undefined {
   const raw = read(env, name);
   if (raw === undefined || isIP(raw) !== 0) return raw;
-  if (raw.length <= 253 && /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/i.test(raw)) return raw;
+  if (raw.length <= 253 && /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/i.test(raw) && !/(?:^|\.)\d+$/.test(raw)) return raw;
   throw new ConfigError(name, raw, 'an IP address or a host name such as 0.0.0.0, :: or localhost');
 }
 

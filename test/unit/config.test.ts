@@ -195,6 +195,9 @@ describe('a bad value', () => {
     ['METRICS_PORT', '0'],
     ['HOST', 'not a host'],
     ['HOST', '-bad-.example'],
+    // Not an address, and no host name either: a host name's last label is not all digits.
+    ['HOST', '256.1.1.1'],
+    ['METRICS_HOST', '1234'],
     ['METRICS_HOST', 'http://127.0.0.1'],
     ['HEADERS_TIMEOUT_MS', '65000'],
     ['REQUEST_TIMEOUT_MS', '-1'],
