@@ -18,8 +18,14 @@ export default function RootLayout() {
   const { visitor } = useLoaderData<typeof load>();
   return (
     <>
+      {/* The first thing the keyboard reaches: past the header's links to the page (WCAG 2.4.1). */}
+      <a className="skip-link" href="#content">
+        Skip to content
+      </a>
       <SiteHeader visitor={visitor} />
-      <Outlet />
+      <div id="content" tabIndex={-1}>
+        <Outlet />
+      </div>
       <footer className="app-footer">
         <p>Streamed by React 19 from Express 5.</p>
       </footer>
