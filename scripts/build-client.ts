@@ -7,6 +7,7 @@ import { ASSETS_PATH, MANIFEST_FILE, type ClientManifest, type PageAssets } from
 import { pageModulesPlugin } from './client-build/page-modules-plugin.ts';
 import { findPageEntries, type PageEntries } from './client-build/route-table-reader.ts';
 import { serverModulesPlugin } from './client-build/server-modules-plugin.ts';
+import { assetUrlsPlugin } from './client-build/asset-urls-plugin.ts';
 
 export { findPageEntries, type PageEntries };
 
@@ -75,7 +76,13 @@ export function clientBuildOptions(entries: PageEntries, { outDir, mode }: Omit<
   return {
     entryPoints: Object.fromEntries([...files.keys()].map((name) => [name, `page-entry:${name}`])),
     // Layout modules lose their server exports as page modules do.
-    plugins: [pageEntriesPlugin(files, layouts), pageModulesPlugin({ pages: files.values(), layouts: [...layouts.values()].flat() }), serverModulesPlugin()],
+    plugins: [
+      pageEntriesPlugin(files, layouts),
+      pageModulesPlugin({ pages: files.values(), layouts: [...layouts.values()].flat() }),
+      serverModulesPlugin(),
+      // Images and fonts named by the pages' CSS and modules, copied beside the scripts.
+      assetUrlsPlugin({ copyInto: join(outDir, 'assets') }),
+    ],
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -153,6 +160,9 @@ function routesOfFailure(error: unknown, entries: PageEntries): string {
   return `${named}:\n${lines.join('\n')}`;
 }
 
+/** Images and fonts whose formats are compressed already: brotli at 11 would take long to save nothing. */
+const ALREADY_COMPRESSED = /\.(?:png|jpe?g|gif|webp|avif|woff2?)$/i;
+
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
@@ -163,7 +173,9 @@ const gzipAsync = promisify(gzip);
  */
 export async function precompressAssets(assetsDir: string): Promise<void> {
   const entries = await readdir(assetsDir, { withFileTypes: true, recursive: true });
-  const files = entries.filter((entry) => entry.isFile() && !/\.(?:br|gz)$/.test(entry.name)).map((entry) => join(entry.parentPath, entry.name));
+  const files = entries
+    .filter((entry) => entry.isFile() && !/\.(?:br|gz)$/.test(entry.name) && !ALREADY_COMPRESSED.test(entry.name))
+    .map((entry) => join(entry.parentPath, entry.name));
   await Promise.all(
     files.map(async (file) => {
       const identity = await readFile(file);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { ROOT } from './build-client.ts';
 import { fillCompileCache } from './fill-compile-cache.ts';
+import { assetUrlsPlugin } from './client-build/asset-urls-plugin.ts';
 
 /** The server bundle (server/main.ts and what it imports), beside the entry, main.js, that imports it. */
 export const SERVER_BUNDLE = 'server.js';
@@ -80,7 +81,8 @@ function nodeBundleOptions(react: ReactBuild): esbuild.BuildOptions {
     platform: 'node',
     target: ['node24'],
     jsx: 'automatic',
-    plugins: [nodeBuiltinsByRequire, jsonByParse],
+    // An image or font a module imports is its /assets/ URL, as in the client build, which copies the file.
+    plugins: [nodeBuiltinsByRequire, jsonByParse, assetUrlsPlugin()],
     // A page's CSS is the client build's (docs/styles.md); on the server its import is nothing.
     loader: { '.css': 'empty' },
     ...(react === 'production' ? { define: { 'process.env.NODE_ENV': JSON.stringify('production') } } : {}),

@@ -8,12 +8,22 @@ import { prepareHead, writePreparedHead, type PreparedHead } from '../http/respo
 import { NOTHING_TO_LOAD } from '../security/content-security-policy.ts';
 import { securityHeaderDefaults } from '../security/security-headers.ts';
 
+/** What the client build writes: scripts, their maps, stylesheets, and the images and fonts they name (scripts/client-build/asset-urls-plugin.ts). */
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.js': 'text/javascript; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.json': 'application/json; charset=utf-8',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
 };
 
 /** Content-hashed names: the same URL never has other bytes, so caches may keep it a year. */

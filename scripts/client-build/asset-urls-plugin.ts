@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
+import type * as esbuild from 'esbuild';
+import { ASSETS_PATH } from '../../server/render/client-assets.ts';
+
+/** Images and fonts a stylesheet's `url()` or a module's `import` may name: each becomes a built file under /assets/. */
+export const ASSET_EXTENSIONS = ['.png', '.jpg', '.jpeg', '.gif', '.webp', '.avif', '.svg', '.ico', '.woff', '.woff2'] as const;
+
+const ASSET_FILE = new RegExp(`\\.(?:${ASSET_EXTENSIONS.map((extension) => extension.slice(1)).join('|')})$`, 'i');
+const ASSET_URL_NAMESPACE = 'asset-url';
+
+/** `logo-3FA9C2D1E0B4.png`: the name and a hash of the bytes, so a changed file gets a new URL that caches may keep a year. */
+async function builtName(file: string): Promise<string> {
+  const bytes = await readFile(file);
+  const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 12).toUpperCase();
+  const extension = extname(file);
+  return `${basename(file, extension)}-${hash}${extension.toLowerCase()}`;
+}
+
+/**
+ * Images and fonts by their public URL (docs/styles.md#images-and-fonts): a stylesheet's
+ * `url(./logo.png)` becomes `url(/assets/logo-<hash>.png)`, and a module's
+ * `import logo from './logo.png'` the same URL as a string, in the browser's code and the
+ * server's alike, since the name comes from the file's bytes. The URL is absolute because a small
+ * stylesheet is inlined into the document, where a relative one would resolve against the page.
+ * With `copyInto` (the client build's assets folder), each file is copied there under that name;
+ * the server's build only needs the URL. esbuild's own `file` loader would need `publicPath`, which
+ * also turns every chunk import of the page scripts into an absolute path, bytes the navigation
+ * runtime's budget has no room for.
+ */
+export function assetUrlsPlugin({ copyInto }: { readonly copyInto?: string } = {}): esbuild.Plugin {
+  return {
+    name: 'asset-urls',
+    setup(build) {
+      build.onResolve({ filter: ASSET_FILE }, async (args) => {
+        if (args.path.startsWith('data:') || /^[a-z]+:\/\//i.test(args.path) || args.path.startsWith('/')) return undefined;
+        const file = join(args.resolveDir, args.path);
+        const name = await builtName(file).catch(() => undefined);
+        // A file that is not there: esbuild says so, naming the importer.
+        if (name === undefined) return undefined;
+        if (copyInto !== undefined) {
+          await mkdir(copyInto, { recursive: true });
+          await copyFile(file, join(copyInto, name));
+        }
+        const url = `${ASSETS_PATH}${name}`;
+        // In a stylesheet the URL stays as written; in a module it is the default export.
+        if (args.kind === 'url-token') return { path: url, external: true, watchFiles: [file] };
+        return { path: url, namespace: ASSET_URL_NAMESPACE, watchFiles: [file] };
+      });
+      build.onLoad({ filter: /.*/, namespace: ASSET_URL_NAMESPACE }, (args) => ({ contents: `export default ${JSON.stringify(args.path)};`, loader: 'js' }));
+    },
+  };
+}
