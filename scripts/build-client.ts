@@ -131,6 +131,11 @@ export async function cleanClientOutput(outDir: string): Promise<void> {
   await mkdir(join(outDir, 'assets'), { recursive: true });
 }
 
+/** esbuild could not build the pages: the message names the routes, the files, the lines and what esbuild said. */
+export class ClientBuildError extends Error {
+  override readonly name = 'ClientBuildError';
+}
+
 /**
  * Builds content-hashed ES modules with code splitting (each page loads only its own code
  * plus shared chunks) and writes the manifest the server reads once at start.
@@ -142,7 +147,7 @@ export async function buildClient(options: ClientBuildOptions): Promise<Record<s
   try {
     result = await esbuild.build({ ...clientBuildOptions(entries, options), logLevel: 'silent' });
   } catch (error) {
-    throw new Error(`The client build failed for ${routesOfFailure(error, entries)}`, { cause: error });
+    throw new ClientBuildError(`The client build failed for ${routesOfFailure(error, entries)}`, { cause: error });
   }
   await precompressAssets(join(options.outDir, 'assets'));
   return writeManifest(result.metafile, options.outDir, entries);
