@@ -222,6 +222,11 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
   const embedded = embedData(page, route, request);
   const bot = isCrawler(req.get('user-agent'));
   const tree = watchBranch(page, route, settings.development);
+  let stopped = false;
+  const stopRender = (reason: unknown) => {
+    stopped = true;
+    abort(reason);
+  };
   const { pipe, abort } = renderToPipeableStream(documentElement(page, route, nonce, settings, embedded, tree), {
     nonce,
     ...(route.bootstrapScriptContent === undefined ? {} : { bootstrapScriptContent: route.bootstrapScriptContent }),
@@ -243,8 +248,9 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
       if (!bot) outsideRenderContext(() => sendDocument(page, route, request, settings, react));
     },
     onAllReady() {
-      // Not after a timeout or a departed client: what the render never reached is no layout's fault.
-      if (lifecycle.timeoutDigest === undefined && !request.res.destroyed) tree.outlets?.report(req, route.path);
+      // Not after a stop (HEAD, a status page, a departed client) or the timeout, which rejects
+      // what was pending: what the render never reached is no layout's fault.
+      if (!stopped && lifecycle.timeoutDigest === undefined) tree.outlets?.report(req, route.path);
       outsideRenderContext(() => {
         // A crawler's document, or whatever the render timeout left; a browser already has its shell.
         sendDocument(page, route, request, settings, react);
@@ -263,7 +269,7 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
     },
   });
   const react: RenderedDocument = {
-    abort,
+    abort: stopRender,
     pipeInto: (target) => void pipe(new ReactDestination(target)),
     showInBoundary(cause) {
       const reached = tree.deepestBoundaryReached();
@@ -277,5 +283,5 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
       return true;
     },
   };
-  lifecycle.stopsRender(abort);
+  lifecycle.stopsRender(stopRender);
 }

@@ -1,9 +1,11 @@
+import { Suspense, use } from 'react';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { defineRoute, layout, type RouteTableEntry } from '../../shared/route-definition.ts';
 import { Outlet } from '../../shared/route-hooks.tsx';
 import { buildApp, LEVEL, type LogLine } from '../support/build-app.ts';
 import { Frame } from '../support/layout-frame.tsx';
+import { after } from '../support/settle-after.ts';
 
 /** A layout that forgot its outlet: the page inside it never shows. */
 function Forgetful() {
@@ -15,7 +17,24 @@ function Gate({ data }: { data: { open: boolean } }) {
   return data.open ? <Outlet /> : <p>SIGN IN FIRST</p>;
 }
 
+/** Renders its outlet once its deferred value has come: a render stopped before then never reaches the page. */
+function Patient({ data }: { data: { later: Promise<string> } }) {
+  return (
+    <Suspense fallback={<p>WAITING</p>}>
+      <Later value={data.later} />
+    </Suspense>
+  );
+}
+
+function Later({ value }: { value: Promise<string> }) {
+  use(value);
+  return <Outlet />;
+}
+
 const table: RouteTableEntry[] = [
+  layout({ default: Patient, load: () => ({ later: after(150, () => 'ready') }) }, [defineRoute({ path: '/patient', component: () => <p>THE PATIENT PAGE</p> })], {
+    id: 'patient',
+  }),
   layout({ default: Forgetful }, [defineRoute({ path: '/lost', component: () => <p>THE LOST PAGE</p> })], { id: 'forgetful' }),
   layout(
     { default: Frame },
@@ -65,6 +84,16 @@ describe('a layout that renders no <Outlet /> is named in development', () => {
     // Closed, the gate is a layout without its outlet: a hint in development, by design.
     expect((await request(app).get('/gated').expect(200)).text).toContain('SIGN IN FIRST');
     expect(outletWarnings(logs)).toEqual([expect.objectContaining({ route: '/gated', layout: 'gate' })]);
+  });
+
+  test('a render stopped before it reached the page (HEAD, the render timeout) names no layout', async () => {
+    const { app, logs } = buildApp(table, { development: true });
+    expect((await request(app).get('/patient').expect(200)).text).toContain('THE PATIENT PAGE');
+    await request(app).head('/patient').expect(200);
+    const timed = buildApp(table, { development: true, renderTimeoutMs: 50 });
+    await request(timed.app).get('/patient').expect(200);
+    expect(timed.logs.some((line) => line.msg === 'render timed out')).toBe(true);
+    expect([...outletWarnings(logs), ...outletWarnings(timed.logs)]).toEqual([]);
   });
 
   test('production neither checks nor warns, and the checked render sends the same HTML', async () => {
