@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import request from 'supertest';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createTestApp } from '../../server/testing/test-app.ts';
@@ -194,6 +196,24 @@ describe('the store', () => {
     await rm(join(dir, 'book'));
     expect((await store.add({ name: 'Grace', message: 'kept' })).id).toBe('2');
     expect(JSON.parse(await readFile(file, 'utf8')).map(({ message }: { message: string }) => message)).toEqual(['saved', 'kept']);
+  });
+
+  test('a save still on its way holds up no read: the pages show the entries as the file holds them', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'guestbook-'));
+    dirs.push(dir);
+    const file = join(dir, 'entries.json');
+    const store = createGuestbookStore(file);
+    await store.add({ name: 'Ada', message: 'saved' });
+    // A named pipe where the save writes first: the write waits until someone reads it.
+    await promisify(execFile)('mkfifo', [`${file}.tmp`]);
+    const stuck = store.add({ name: 'Grace', message: 'on its way' });
+    const read = await Promise.race([store.list(), new Promise<'held up'>((resolve) => setTimeout(() => resolve('held up'), 500))]);
+    expect(read === 'held up' ? read : read.map(({ message }) => message)).toEqual(['saved']);
+    // Read the pipe: the save goes through, and the entry shows from then on.
+    const drained = readFile(`${file}.tmp`, 'utf8');
+    await stuck;
+    expect(JSON.parse(await drained).map(({ message }: { message: string }) => message)).toEqual(['saved', 'on its way']);
+    expect((await store.list()).map(({ message }) => message)).toEqual(['on its way', 'saved']);
   });
 
   test('starts empty from a file not written yet, and refuses, as it starts, a file that holds anything but entries', async () => {

@@ -49,7 +49,10 @@ interface StoredEntry {
  * instance reports itself ready. A file that does not exist yet is an empty guest book.
  */
 export function createGuestbookStore(file?: string): GuestbookStore {
-  let entries: Promise<readonly Entry[]> = Promise.resolve(file === undefined ? [] : readEntries(file));
+  /** What the pages show: the entries as the file last took them. A save on its way holds no read back. */
+  let saved: readonly Entry[] = file === undefined ? [] : readEntries(file);
+  /** What the next change applies to: the entries once the changes before it are saved, or refused. */
+  let entries: Promise<readonly Entry[]> = Promise.resolve(saved);
   let writes: Promise<void> = Promise.resolve();
 
   async function persist(all: readonly Entry[]): Promise<void> {
@@ -62,29 +65,34 @@ export function createGuestbookStore(file?: string): GuestbookStore {
 
   /**
    * Applies one change to the entries and saves them. Chained before any await, so two posts at
-   * once take turns and neither is lost. The entries are the changed ones once they are saved: a
+   * once take turns and neither is lost. The changed entries are shown once they are saved: a
    * save that fails (a full disk) answers its post with an error and leaves them as they were,
-   * so no page shows an entry the file does not hold.
+   * so no page shows an entry the file does not hold; one still on its way holds up the next
+   * change, never a read.
    */
   async function change<Result>(apply: (all: readonly Entry[]) => { readonly all: readonly Entry[]; readonly result: Result }): Promise<Result> {
     const before = entries;
     const changed = before.then(apply);
-    const saved = writes.then(async () => persist((await changed).all));
-    writes = saved.catch(() => undefined);
-    entries = saved.then(
+    const written = writes.then(async () => {
+      const { all } = await changed;
+      await persist(all);
+      saved = all;
+    });
+    writes = written.catch(() => undefined);
+    entries = written.then(
       async () => (await changed).all,
       () => before,
     );
-    await saved;
+    await written;
     return (await changed).result;
   }
 
   return {
     async list() {
-      return [...(await entries)].reverse();
+      return [...saved].reverse();
     },
     async find(id) {
-      return (await entries).find((entry) => entry.id === id);
+      return saved.find((entry) => entry.id === id);
     },
     async add({ name, message }) {
       return change((all) => {
@@ -101,7 +109,7 @@ export function createGuestbookStore(file?: string): GuestbookStore {
       });
     },
     async stats() {
-      const all = await entries;
+      const all = saved;
       await new Promise((resolve) => setTimeout(resolve, 150));
       return { entries: all.length, authors: new Set(all.map((entry) => entry.name.toLowerCase())).size };
     },
