@@ -75,14 +75,15 @@ export type ReactBuild = 'production' | 'chosen-at-run-time';
  * syntax are minified because compiling is a start's largest single cost and grows with the
  * bytes; names are kept, so stacks still name their functions.
  */
-function nodeBundleOptions(react: ReactBuild): esbuild.BuildOptions {
+function nodeBundleOptions(react: ReactBuild, assetsInto?: string): esbuild.BuildOptions {
   return {
     bundle: true,
     platform: 'node',
     target: ['node24'],
     jsx: 'automatic',
-    // An image or font a module imports is its /assets/ URL, as in the client build, which copies the file.
-    plugins: [nodeBuiltinsByRequire, jsonByParse, assetUrlsPlugin()],
+    // An image or font a module imports is its /assets/ URL, as in the client build; with
+    // `assetsInto`, the file is copied there too (one only the server names: a head's og:image).
+    plugins: [nodeBuiltinsByRequire, jsonByParse, assetUrlsPlugin(assetsInto === undefined ? {} : { copyInto: assetsInto })],
     // A page's CSS is the client build's (docs/styles.md); on the server its import is nothing.
     loader: { '.css': 'empty' },
     ...(react === 'production' ? { define: { 'process.env.NODE_ENV': JSON.stringify('production') } } : {}),
@@ -94,8 +95,8 @@ function nodeBundleOptions(react: ReactBuild): esbuild.BuildOptions {
 }
 
 /** An ES module bundle, taking Node's own modules with `require` (REQUIRE_BANNER). */
-function esModuleOptions(react: ReactBuild): esbuild.BuildOptions {
-  return { ...nodeBundleOptions(react), format: 'esm', banner: { js: REQUIRE_BANNER } };
+function esModuleOptions(react: ReactBuild, assetsInto?: string): esbuild.BuildOptions {
+  return { ...nodeBundleOptions(react, assetsInto), format: 'esm', banner: { js: REQUIRE_BANNER } };
 }
 
 const ENTRY = join(ROOT, 'server', 'entry.ts');
@@ -145,7 +146,9 @@ export function serverBuildOptions(
   react: ReactBuild,
   appModule: string = APP_MODULE,
 ): { readonly entry: esbuild.BuildOptions; readonly server: esbuild.BuildOptions } {
-  const esModule = esModuleOptions(react);
+  // The client build beside it (main.ts serves ../client/): the images only the server names go
+  // there too. The client build empties that folder as it starts, so it runs first (`npm run build`).
+  const esModule = esModuleOptions(react, join(outDir, '..', 'client', 'assets'));
   return {
     entry: {
       ...esModule,

@@ -68,7 +68,7 @@ function compile(directives: Readonly<Record<string, readonly string[]>>): Conte
   };
 }
 
-/** helmet's defaults with fonts only from our origin (pages use system fonts). */
+/** helmet's defaults with fonts only from our origin (a page's fonts are built files under /assets/: docs/styles.md). */
 function baseDirectives(): Record<string, readonly string[]> {
   return { ...helmet.contentSecurityPolicy.getDefaultDirectives(), 'font-src': ["'self'"] };
 }
@@ -77,7 +77,7 @@ function baseDirectives(): Record<string, readonly string[]> {
  * helmet's default policy, with scripts allowed only by the per-request nonce and
  * `'strict-dynamic'` (so modules those scripts import load too), styles only from our origin
  * (the build's stylesheets under `/assets/`; a page has no inline style, so none is allowed),
- * and fonts only from our origin (pages use system fonts). The header string is built
+ * and fonts only from our origin (the build's, under `/assets/`). The header string is built
  * once; a request only splices its nonce in. Sources given here are checked first: one that
  * could change the policy's meaning stops the app from being built (docs/security.md).
  * https://www.w3.org/TR/CSP3/#strict-dynamic-usage

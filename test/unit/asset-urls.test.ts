@@ -7,7 +7,8 @@ import express from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildClient } from '../../scripts/build-client.ts';
-import { bundleNodeEntry } from '../../scripts/build-server.ts';
+import * as esbuild from 'esbuild';
+import { bundleNodeEntry, serverBuildOptions } from '../../scripts/build-server.ts';
 import { ASSETS_PATH, type PageAssets } from '../../server/render/client-assets.ts';
 import { createStaticAssets } from '../../server/static/static-assets.ts';
 
@@ -30,9 +31,14 @@ describe('images and fonts named by stylesheets and modules', () => {
   test('become built files under /assets/, named by their bytes, and the stylesheet names them by that absolute URL', async () => {
     const css = await readFile(fileOf(page.styles[0] ?? ''), 'utf8');
     const urls = [...css.matchAll(/url\("?([^")]+)"?\)/g)].map((match) => match[1] ?? '');
-    expect(urls).toEqual([expect.stringMatching(/^\/assets\/face-[0-9A-F]{12}\.woff2$/), expect.stringMatching(/^\/assets\/mark-[0-9A-F]{12}\.png$/)]);
+    // Named by letters, digits, _ and - (the space made one), the query and fragment kept as written.
+    expect(urls).toEqual([
+      expect.stringMatching(/^\/assets\/face-[0-9A-F]{12}\.woff2\?v=2$/),
+      expect.stringMatching(/^\/assets\/mark-[0-9A-F]{12}\.png$/),
+      expect.stringMatching(/^\/assets\/sprite-sheet-[0-9A-F]{12}\.svg#close$/),
+    ]);
     for (const [url, source] of [
-      [urls[0] ?? '', 'face.woff2'],
+      [(urls[0] ?? '').replace(/\?.*$/, ''), 'face.woff2'],
       [urls[1] ?? '', 'mark.png'],
     ] as const) {
       expect(await readFile(fileOf(url))).toEqual(await readFile(join(FIXTURES, 'assets', source)));
@@ -51,6 +57,14 @@ describe('images and fonts named by stylesheets and modules', () => {
     expect(serverUrl).toBe(imageUrl);
     // The server's build copies nothing: the client build serves the file.
     expect(existsSync(join(outDir, 'server', imageUrl.slice(ASSETS_PATH.length)))).toBe(false);
+  });
+
+  test("one only the server names (a head's og:image) is copied beside the client's files by the server's build", async () => {
+    const { server } = serverBuildOptions(join(outDir, 'server'), 'production', join(FIXTURES, 'asset-app.ts'));
+    await esbuild.build({ ...server, logLevel: 'silent' });
+    const bundle = await readFile(join(outDir, 'server', 'server.js'), 'utf8');
+    const url = /\/assets\/og-[0-9A-F]{12}\.png/.exec(bundle)?.[0] ?? 'none';
+    expect(await readFile(fileOf(url))).toEqual(await readFile(join(FIXTURES, 'assets', 'og.png')));
   });
 
   test('are served with their type, kept a year, and the same bytes', async () => {
