@@ -68,6 +68,9 @@ describe('the client bundle of a page leaves out what runs on the server', () =>
     await expect(
       buildClient({ routesModule: join(FIXTURES, 'page-should-revalidate-table.ts'), outDir: join(outDir, 'page-should-revalidate'), mode: 'production' }),
     ).rejects.toThrow(/client-build-fixtures\/pages\/page-only-layout-names\.tsx:8: exports `shouldRevalidate`, which a page module does not have: only a layout's data is kept/);
+    // A module that is both, a page on one route and a layout around another, may export both.
+    const both = await buildClient({ routesModule: join(FIXTURES, 'page-and-layout-table.ts'), outDir: join(outDir, 'page-and-layout'), mode: 'production' });
+    expect(Object.keys(both).sort()).toEqual(['/both', '/both/inner']);
   });
 
   test("keeps the lines of the page's code where they were, so the build's messages point at the right line", async () => {

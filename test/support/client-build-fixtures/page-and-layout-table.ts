@@ -1,0 +1,5 @@
+import { layout, route, type RouteTableEntry } from '../../../shared/route-definition.ts';
+import * as both from './pages/page-and-layout.tsx';
+import * as plain from './pages/plain.tsx';
+
+export const routes: readonly RouteTableEntry[] = [route('/both', both), layout(both, [route('/both/inner', plain)], { id: 'both' })];
