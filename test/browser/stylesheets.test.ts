@@ -35,6 +35,26 @@ describe('stylesheets in Chromium', () => {
     await context.close();
   });
 
+  test('an image the stylesheet names loads from its built file under /assets/, within the policy', async () => {
+    const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const { page, problems } = await watchedPage(context);
+    await page.goto(`${session.server.origin}/styles/styled`);
+    await page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
+    const url = await page.evaluate(() => {
+      const heading = document.querySelector('h1.styled-heading');
+      return heading === null ? '' : (/url\("([^"]+)"\)/.exec(getComputedStyle(heading).backgroundImage)?.[1] ?? '');
+    });
+    // Fetched by the page as it was styled: its resource entry says how it came.
+    await page.waitForFunction((name) => performance.getEntriesByType('resource').some((candidate) => candidate.name === name), url, { timeout: 5_000 });
+    const image = await page.evaluate(async (url) => {
+      const entry = performance.getEntriesByType('resource').find((candidate) => candidate.name === url) as PerformanceResourceTiming | undefined;
+      return { url: url.replace(location.origin, ''), status: entry?.responseStatus, type: entry === undefined ? '' : (await fetch(url)).headers.get('content-type') };
+    }, url);
+    expect(image).toEqual({ url: expect.stringMatching(/^\/assets\/marker-[0-9A-F]{12}\.png$/), status: 200, type: 'image/png' });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   test("an in-place navigation shows the new page styled as its heading appears, and going back drops that page's rules", async () => {
     const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
     const { page, problems, documents } = await watchedPage(context);
