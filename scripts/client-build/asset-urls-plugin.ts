@@ -32,9 +32,10 @@ async function builtName(file: string): Promise<string> {
  * stylesheet is inlined into the document, where a relative one would resolve against the page.
  * With `copyInto` (the client build's assets folder), each file is copied there under that name:
  * the client build copies what the pages' code and stylesheets name, the server's build what
- * only the server names (a head's `og:image`, a resource route's). esbuild's own `file` loader would need `publicPath`, which
- * also turns every chunk import of the page scripts into an absolute path, bytes the navigation
- * runtime's budget has no room for.
+ * only the server names (a head's `og:image`, a resource route's). esbuild's own `file` loader
+ * would need `publicPath`, which also turns every chunk import of the page scripts into an
+ * absolute path, bytes the navigation runtime's budget has no room for. Only relative paths are
+ * read: an image imported from a package is not built here (esbuild says it has no loader).
  */
 export function assetUrlsPlugin({ copyInto }: { readonly copyInto?: string } = {}): esbuild.Plugin {
   return {
