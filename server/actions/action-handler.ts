@@ -9,6 +9,7 @@ import { createLoadContext, NO_APP_CONTEXT, type GetLoadContext } from '../rende
 import { requestUrl } from '../render/request-url.ts';
 import { normalizeParams } from '../render/route-params.ts';
 import { unwrapData } from '../render/page-answer.ts';
+import { guardLayouts } from '../render/loads-in-order.ts';
 import { sendRedirect } from './redirect-answer.ts';
 
 export interface ActionHandlerOptions {
@@ -19,6 +20,9 @@ export interface ActionHandlerOptions {
   /** `getLoadContext` and the action together get this long, as a page's render does (`RENDER_TIMEOUT_MS`). */
   readonly renderTimeoutMs: number;
 }
+
+/** A layout's load sees no path parameters, on a post as on a page (run-loads.ts). */
+const NO_PARAMS = Object.freeze({});
 
 /** The posted fields as the action sees them: without the form token, read-only. */
 function formFields(body: unknown): Readonly<Record<string, unknown>> {
@@ -39,7 +43,8 @@ function shownWith(result: unknown): NonNullable<Response['locals']['actionResul
 
 /**
  * Runs a route's action for a POST whose body was parsed and whose cross-site check passed
- * (server/app.ts), then answers (docs/building-an-app.md, "Forms and actions"):
+ * (server/app.ts), once its layouts' loads have run and none refused (loads-in-order.ts: a
+ * refusal answers as the action's own status helper or `redirect()` would), then answers (docs/building-an-app.md, "Forms and actions"):
  * - `redirect(location, init)`: 303 See Other (or `init`'s status) to that path of this site,
  *   with `init`'s headers; an in-place submission gets 204 with the path in
  *   `X-Navigation-Redirect` and navigates there itself (redirect-answer.ts);
@@ -73,6 +78,13 @@ export function createActionHandler(route: RouteDefinition, showPage: RequestHan
     let result: unknown;
     try {
       const context = getLoadContext === undefined ? NO_APP_CONTEXT : await untilAborted(getLoadContext(req, res), signal);
+      // The route's layouts first: a layout whose load refuses the visitor refuses the post too,
+      // before the action has done anything (docs/security.md#guards).
+      const throwIfStopped = () => signal.throwIfAborted();
+      await untilAborted(
+        guardLayouts(route.layouts ?? [], () => createLoadContext(req, { params: NO_PARAMS, signal: () => signal, context, publicOrigin }), throwIfStopped),
+        signal,
+      );
       const loadContext = createLoadContext(req, { params: normalizeParams(req.params), signal: () => signal, context, publicOrigin });
       // Assigned rather than spread, so `cookies` stays parsed on first read only.
       result = await untilAborted(action(Object.assign(loadContext, { body: formFields(req.body) })), signal);

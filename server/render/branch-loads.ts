@@ -25,8 +25,9 @@ export function branchLevels(route: PageRouteDefinition): readonly (LayoutDefini
 /**
  * The layouts whose data the browser already has and asks not to be sent again (an in-place
  * navigation between pages of the same layouts, client/router.tsx). Only for a data answer, never
- * a document, which renders every layout; and only on a GET: after a post every level loads
- * again, so what the action changed shows everywhere.
+ * a document, which renders every layout; and only on a GET: after a post every level is sent
+ * again, so what the action changed shows everywhere. It saves bytes, never a check: a kept
+ * layout's load runs all the same (run-loads.ts), so a guard in it holds.
  */
 export function keptLayouts(req: Request, layouts: readonly LayoutDefinition[]): ReadonlySet<string> {
   // Most pages have no layout: nothing to keep, and no header to read.

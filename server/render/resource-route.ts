@@ -80,7 +80,7 @@ export function createResourceHandler(route: ResourceRouteDefinition, { renderTi
     const action = res.locals.actionResult;
     let answer: unknown;
     try {
-      answer = action === undefined ? await runLoad(route.load, req, res, normalizeParams(req.params), lifecycle, data) : action.data;
+      answer = action === undefined ? await runLoad(route.load, route.layouts ?? [], req, res, normalizeParams(req.params), lifecycle, data) : action.data;
     } catch (error) {
       // A status helper, redirect(), a throw or the timeout: Express answers, unless the client has gone.
       if (lifecycle.enter('done')) throw error;

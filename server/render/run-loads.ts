@@ -1,8 +1,9 @@
 import type { Request, Response } from 'express';
-import type { AppLoadContext, LoadContext, PageRouteDefinition, RouteParams } from '../../shared/route-definition.ts';
+import type { AppLoadContext, LayoutDefinition, LoadContext, PageRouteDefinition, RouteParams } from '../../shared/route-definition.ts';
 import { keptLayouts, routeFailure, type RouteFailure } from './branch-loads.ts';
 import { unwrapData, type Unwrapped } from './page-answer.ts';
 import type { PageLifecycle } from './page-lifecycle.ts';
+import { guardLayouts, isPromiseLike, loadInOrder, observeRejections, type StartLoad } from './loads-in-order.ts';
 import { createLoadContext, createPageRequest, NO_APP_CONTEXT, type GetLoadContext } from './request-context.ts';
 
 /** What loads need beyond the request: the app's context and the public origin. */
@@ -13,9 +14,13 @@ export interface LoadSettings {
   readonly publicOrigin: URL | undefined;
 }
 
-/** Runs the app's `getLoadContext` and the route's `load`, each stopped by the lifecycle's signal. Also a resource route's (resource-route.ts). */
+/**
+ * Runs the app's `getLoadContext`, the route's layouts' loads as guards (loads-in-order.ts), then
+ * the route's `load`, each stopped by the lifecycle's signal: a resource route's (resource-route.ts).
+ */
 export async function runLoad(
   load: ((context: LoadContext) => unknown) | undefined,
+  layouts: readonly LayoutDefinition[],
   req: Request,
   res: Response,
   params: RouteParams,
@@ -24,7 +29,16 @@ export async function runLoad(
 ): Promise<unknown> {
   if (load === undefined) return undefined;
   const signal = () => lifecycle.loadSignal;
-  return withAppContext(req, res, lifecycle, settings, (context) => load(createLoadContext(req, { params, signal, context, publicOrigin: settings.publicOrigin })));
+  const { publicOrigin } = settings;
+  return withAppContext(req, res, lifecycle, settings, (context) => {
+    const contextFor = (levelParams: RouteParams) => createLoadContext(req, { params: levelParams, signal, context, publicOrigin });
+    if (!layouts.some((layout) => layout.load !== undefined)) return load(contextFor(params));
+    return guardLayouts(
+      layouts,
+      () => contextFor(NO_PARAMS),
+      () => lifecycle.throwIfStopped(),
+    ).then(() => load(contextFor(params)));
+  });
 }
 
 /**
@@ -43,14 +57,15 @@ function withAppContext<T>(req: Request, res: Response, lifecycle: PageLifecycle
 }
 
 /**
- * The loads of a page's branch, its layouts' and its own, all at once (docs/building-an-app.md#layouts),
- * each with its own `LoadContext` over the one app context `getLoadContext` made for the
- * request. A layout's `load` sees no path parameters: its data must hold for every page inside
- * it, which is what lets a navigation between them keep it. A kept layout is not loaded.
+ * The loads of a page's branch, its layouts' and its own, one after the other from the outside in
+ * (loads-in-order.ts), each with its own `LoadContext` over the one app context `getLoadContext`
+ * made for the request: a layout that refuses (a status helper, a `redirect()`) stops every load
+ * inside it. A layout's `load` sees no path parameters: its data must hold for every page inside
+ * it, which is what lets a navigation between them keep it. A layout the browser keeps is loaded
+ * all the same, since its load may be a guard; only its data is not sent (prepare-page.ts).
  */
 function runBranchLoads(
   route: PageRouteDefinition,
-  kept: ReadonlySet<string>,
   req: Request,
   res: Response,
   params: RouteParams,
@@ -66,35 +81,33 @@ function runBranchLoads(
   const { publicOrigin } = settings;
   // One view of the request for every level: its headers are made once, for whichever asks first.
   const request = createPageRequest(req, publicOrigin);
-  function startAll(context: AppLoadContext): Promise<PromiseSettledResult<unknown>[]> {
-    // A load that throws before its first await fails its own level, not the others; a value
-    // returned at once (most layouts' are) is taken as it is, with no promise made around it.
-    const start = (load: ((context: LoadContext) => unknown) | undefined, levelParams: RouteParams): unknown => {
-      if (load === undefined) return undefined;
-      try {
-        return load(createLoadContext(req, { params: levelParams, signal, context, publicOrigin, request }));
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    };
+  function startAll(context: AppLoadContext): PromiseSettledResult<unknown>[] | Promise<PromiseSettledResult<unknown>[]> {
+    const start =
+      (load: ((context: LoadContext) => unknown) | undefined, levelParams: RouteParams): StartLoad =>
+      () =>
+        load === undefined ? undefined : load(createLoadContext(req, { params: levelParams, signal, context, publicOrigin, request }));
     // Most pages have no layout: their one load, without gathering.
-    // Stryker disable next-line ConditionalExpression: equivalent as false, gathering gives the same one result; this only skips the work. As true, layouts never load, which the layouts tests see
-    if (layouts.length === 0) return Promise.resolve(start(route.load, params)).then(settledAlone, rejectedAlone);
-    const loads = layouts.map((layout) => (kept.has(layout.id) ? undefined : start(layout.load, NO_PARAMS)));
-    loads.push(start(route.load, params));
-    return Promise.allSettled(loads);
+    // Stryker disable next-line ConditionalExpression: equivalent as false, gathering gives the same one result; this only skips the work
+    if (layouts.length === 0) return loadAlone(start(route.load, params));
+    const starts = layouts.map((layout) => start(layout.load, NO_PARAMS));
+    starts.push(start(route.load, params));
+    return loadInOrder(starts, () => lifecycle.throwIfStopped());
   }
   // Not a level's: a failure of the app's context, or a render stop, rejects for Express, never
   // for a boundary (routeFailure leaves a render stop to Express).
   return withAppContext(req, res, lifecycle, settings, startAll);
 }
 
-const NO_PARAMS: RouteParams = Object.freeze({});
-
-/** Whether `getLoadContext` gave a promise (an async one does) rather than the context itself. */
-function isPromiseLike(value: unknown): value is PromiseLike<AppLoadContext> {
-  return typeof (value as Partial<PromiseLike<unknown>> | null)?.then === 'function';
+/** A page's one load: a throw before its first await fails it as a rejection would. */
+function loadAlone(start: StartLoad): Promise<PromiseSettledResult<unknown>[]> {
+  try {
+    return Promise.resolve(start()).then(settledAlone, rejectedAlone);
+  } catch (error) {
+    return Promise.resolve(rejectedAlone(error));
+  }
 }
+
+const NO_PARAMS: RouteParams = Object.freeze({});
 
 const fulfilled = (value: unknown): PromiseSettledResult<unknown> => ({ status: 'fulfilled', value });
 const settledAlone = (value: unknown): PromiseSettledResult<unknown>[] => [fulfilled(value)];
@@ -142,7 +155,7 @@ export async function loadBranch(
 ): Promise<LoadedBranch> {
   const kept = keptLayouts(req, route.layouts ?? []);
   // A failure of getLoadContext, the render timeout or a departed client rejects here, for Express.
-  const results = await runBranchLoads(route, kept, req, res, params, lifecycle, settings);
+  const results = await runBranchLoads(route, req, res, params, lifecycle, settings);
   const failedAt = results.findIndex((result) => result.status === 'rejected');
   const failed = results[failedAt];
   let failure: RouteFailure | undefined;
@@ -151,8 +164,18 @@ export async function loadBranch(
     failure = routeFailure(req, route, failedAt, failed.reason, settings.development);
     if (failure === undefined) throw failed.reason;
   }
-  const shown = failure === undefined ? results : results.slice(0, failure.at);
-  const levels = shown.map((result) => unwrapData(result.status === 'fulfilled' ? result.value : undefined));
+  // Shown: every level, or those above the boundary that shows; the rest nobody sees.
+  const shownCount = failure === undefined ? results.length : failure.at;
+  const layouts = route.layouts ?? [];
+  const levels = results.slice(0, shownCount).map((result, index): Unwrapped => {
+    const level = unwrapData(result.status === 'fulfilled' ? result.value : undefined);
+    const layout = layouts[index];
+    if (layout === undefined || !kept.has(layout.id)) return level;
+    // Loaded as a guard: its headers count, its data is not sent again.
+    observeRejections(level.value);
+    return { ...level, value: undefined };
+  });
+  for (const result of results.slice(shownCount)) if (result.status === 'fulfilled') observeRejections(result.value);
   const merged = mergeLevels(failure === undefined ? levels : [...levels, { value: undefined, status: failure.status, headers: undefined }]);
   return { kept, levels, merged, failure };
 }

@@ -10,7 +10,8 @@ import { navigationLines } from '../support/navigation-data-lines.ts';
 
 /**
  * A fetcher's post (shared/fetcher.tsx) on the wire: the navigation data path answers it with the
- * action's result alone, as data lines, without running the page's loads or its layouts'; the
+ * action's result alone, as data lines, without running the page's load (its layouts' run once,
+ * before the action, as guards: docs/security.md#guards); the
  * statuses of a refused post stay those of any post (docs/building-an-app.md#fetchers).
  */
 
@@ -81,7 +82,7 @@ function post(app: TestApp['app'], path: string, fields: Record<string, string>,
 }
 
 describe("a fetcher's post", () => {
-  test("is answered with the action's result alone, as data lines: its status, its headers, a Date intact, and no load ran", async () => {
+  test("is answered with the action's result alone, as data lines: its status, its headers, a Date intact, and no page load ran", async () => {
     const { app, names, loads, logs } = guests();
     const res = await post(app, '/guests', { name: 'Ada' }, { ...FETCHER, 'Sec-Fetch-Site': 'same-origin' });
     expect(res.status).toBe(200);
@@ -97,7 +98,8 @@ describe("a fetcher's post", () => {
     // The Date was rebuilt as a Date (of the context that ran the scripts), not a string.
     const at: unknown = Reflect.get(Reflect.get(Object(value), 'actionData'), 'at');
     expect(Object.prototype.toString.call(at)).toBe('[object Date]');
-    expect(loads).toEqual({ shell: 0, page: 0 });
+    // The layout's load ran once, as the action's guard; its data is not in the answer.
+    expect(loads).toEqual({ shell: 1, page: 0 });
     expect(errorLines(logs)).toEqual([]);
   });
 
@@ -109,14 +111,14 @@ describe("a fetcher's post", () => {
     expect(res.headers['set-cookie'] ?? []).toContain('flash=1; Path=/');
   });
 
-  test("whose submission does not hold is answered 422 with invalid()'s { errors, values }, and no load ran", async () => {
+  test("whose submission does not hold is answered 422 with invalid()'s { errors, values }, and no page load ran", async () => {
     const { app, names, loads } = guests();
     const res = await post(app, '/guests', { name: '  ' }, { ...FETCHER, 'Sec-Fetch-Site': 'same-origin' });
     expect(res.status).toBe(422);
     expect(res.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
     expect(answerValue(res.text, SCOPE)).toEqual({ actionData: { errors: { name: 'Enter a name.' }, values: { name: '' } } });
     expect(names).toEqual([]);
-    expect(loads).toEqual({ shell: 0, page: 0 });
+    expect(loads).toEqual({ shell: 1, page: 0 });
   });
 
   test('that another site made is refused with the 403 status as JSON, before the action runs', async () => {
@@ -141,7 +143,8 @@ describe("a fetcher's post", () => {
     const away = await post(app, '/guests', { name: 'away' }, same);
     expect(away.status).toBe(204);
     expect(away.headers[NAVIGATION_REDIRECT_HEADER]).toBe('/guests?left');
-    expect(loads).toEqual({ shell: 0, page: 0 });
+    // Only the post that reached its action ran the layout's guard.
+    expect(loads).toEqual({ shell: 1, page: 0 });
   });
 });
 
@@ -170,8 +173,9 @@ describe('a post without the fetcher header', () => {
     expect(res.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
     const [meta] = navigationLines(res.text);
     expect(meta).toMatchObject({ route: '/guests' });
-    expect(answerValue(res.text, SCOPE)).toMatchObject({ data: { names: ['Ada'] }, actionData: { added: 'Ada' }, layouts: [{ id: 'shell', data: { shellLoads: 1 } }] });
-    expect(loads).toEqual({ shell: 1, page: 1 });
+    // The layout loaded before the action as its guard, then again with the page.
+    expect(answerValue(res.text, SCOPE)).toMatchObject({ data: { names: ['Ada'] }, actionData: { added: 'Ada' }, layouts: [{ id: 'shell', data: { shellLoads: 2 } }] });
+    expect(loads).toEqual({ shell: 2, page: 1 });
   });
 
   test('with a scope the browser may not ask for gets the document, as any post does', async () => {

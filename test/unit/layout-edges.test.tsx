@@ -162,13 +162,15 @@ describe('which boundary shows a failed load', () => {
     expect(text.replaceAll('<!-- -->', '')).toContain('BOUNDARY message The server could not load this part of the page.');
   });
 
-  test('a navigation keeps only the layouts it names', async () => {
+  test('a navigation keeps only the layouts it names: theirs is the one data left out, though every load runs', async () => {
     const hydrating = asHydrating(table);
     const { app } = buildApp(hydrating.routes, { assets: hydrating.assets });
     counts.outer = 0;
     counts.inner = 0;
-    await request(app).get('/page').set({ 'X-Navigation': 'data', 'X-Navigation-Scope': 'n1', 'X-Navigation-Keep': 'outer' }).expect(200);
-    expect(counts).toEqual({ outer: 0, inner: 1 });
+    const res = await request(app).get('/page').set({ 'X-Navigation': 'data', 'X-Navigation-Scope': 'n1', 'X-Navigation-Keep': 'outer' }).expect(200);
+    expect(counts).toEqual({ outer: 1, inner: 1 });
+    expect(res.text).toContain('id:\\"outer\\",kept:!0');
+    expect(res.text).toContain('id:\\"inner\\",data:');
   });
 
   test("a failure of the app's getLoadContext is no route's: the status page answers, with or without layouts", async () => {

@@ -37,20 +37,19 @@ function SectionError() {
   return <p>SECTION-BOUNDARY {said}</p>;
 }
 
-/** A shell around a section around one page, counting each level's loads, so a test can tell which ran. */
+/** A shell around a section around one page, counting each level's loads and noting their order, so a test can tell which ran and when. */
 function counting() {
   const counts = { shell: 0, section: 0, page: 0 };
-  let pageStarted: () => void = () => undefined;
-  const pageHasStarted = new Promise<void>((resolve) => {
-    pageStarted = resolve;
-  });
+  const order: string[] = [];
 
   const shell: LayoutModule<{ readonly shellLoads: number }> = {
     default: Shell,
-    // Waits for the page's load to have started: loads that ran one after the other would never settle.
+    // Settles a few turns later: a load below that started at once would be noted first.
     load: async () => {
-      await pageHasStarted;
+      order.push('shell started');
+      await new Promise((resolve) => setTimeout(resolve, 5));
       counts.shell += 1;
+      order.push('shell returned');
       return { shellLoads: counts.shell };
     },
     head: { description: 'Shell description.', titleTemplate: '%s · Shell' } satisfies LayoutHead,
@@ -59,6 +58,7 @@ function counting() {
   const section: LayoutModule<{ readonly sectionLoads: number }> = {
     default: Section,
     load: () => {
+      order.push('section');
       counts.section += 1;
       return { sectionLoads: counts.section };
     },
@@ -79,7 +79,7 @@ function counting() {
               component: ({ data, params }) => <main>{`PAGE ${String(data)} ${params.name}`}</main>,
               action: () => ({ posted: true }),
               load: ({ params }) => {
-                pageStarted();
+                order.push('page');
                 counts.page += 1;
                 if (params.name === 'missing') notFound();
                 if (params.name === 'broken') throw new Error('fixture: the page load failed');
@@ -93,7 +93,7 @@ function counting() {
       { id: 'shell' },
     ),
   ];
-  return { table, counts };
+  return { table, counts, order };
 }
 
 function ThrowsInRender(): never {
@@ -133,8 +133,8 @@ describe('layouts', () => {
     expect(() => buildApp(twice)).toThrow('Layout id "frame": layout ids are unique');
   });
 
-  test('render around the page, outermost first, each from its own load run at the same time as the others', async () => {
-    const { table, counts } = counting();
+  test('render around the page, outermost first, each from its own load, run from the outside in: each starts once the one above it has returned', async () => {
+    const { table, counts, order } = counting();
     const { app } = buildApp(table);
     const res = await request(app).get('/in/a').expect(200);
     const text = res.text.replaceAll('<!-- -->', '');
@@ -145,6 +145,7 @@ describe('layouts', () => {
     expect(section).toBeGreaterThan(shell);
     expect(page).toBeGreaterThan(section);
     expect(counts).toEqual({ shell: 1, section: 1, page: 1 });
+    expect(order).toEqual(['shell started', 'shell returned', 'section', 'page']);
   });
 
   test("merge their head defaults with the page's: the innermost title template, the outer description", async () => {
@@ -155,8 +156,8 @@ describe('layouts', () => {
     expect(res.text).toContain('<meta name="description" content="Shell description."/>');
   });
 
-  test('a navigation that names the layouts it keeps gets no data for them, and their loads do not run', async () => {
-    const { table, counts } = counting();
+  test('a navigation that names the layouts it keeps gets no data for them, yet their loads run, in order, since a load may be a guard', async () => {
+    const { table, counts, order } = counting();
     const pages = asHydrating(table);
     const { app } = buildApp(pages.routes, { assets: pages.assets });
     const full = await request(app).get('/in/a').set(NAVIGATION).expect(200);
@@ -164,10 +165,12 @@ describe('layouts', () => {
     expect(full.text).toContain('id:\\"shell\\",data:');
     expect(full.text).not.toContain('kept');
 
-    // The shell resolves once the page's load starts, so it is not what the section's keep waits on.
+    order.length = 0;
     const kept = await request(app).get('/in/b').set(NAVIGATION).set('X-Navigation-Keep', 'shell,section,unknown').expect(200);
-    expect(counts).toEqual({ shell: 1, section: 1, page: 2 });
+    expect(counts).toEqual({ shell: 2, section: 2, page: 2 });
+    expect(order).toEqual(['shell started', 'shell returned', 'section', 'page']);
     expect(kept.text.match(/kept/g)).toHaveLength(2);
+    expect(kept.text).not.toContain('shellLoads');
     expect(kept.text).toContain('loaded-b');
   });
 
@@ -199,7 +202,8 @@ describe('layouts', () => {
       .type('form')
       .send({ name: 'x' })
       .expect(200);
-    expect(counts).toEqual({ shell: 1, section: 1, page: 1 });
+    // The layouts' loads ran before the action, as guards, and again with the page after it.
+    expect(counts).toEqual({ shell: 2, section: 2, page: 1 });
     expect(posted.text).not.toContain('kept');
     expect(posted.text).toContain('posted:!0');
   });
