@@ -25,10 +25,11 @@ function open(path: string): Promise<Page> {
 
 /** The layout fixtures: the shell keeps its data after a quiet post; the section loads again on the way to the guests page. */
 describe("a layout's shouldRevalidate in Chromium", () => {
-  test("false after a fetcher's post keeps that layout: the revalidation names it, its load does not run, and it was told of the post", async () => {
+  test("false after a fetcher's post keeps that layout: the revalidation names it, its data is not sent again, and it was told of the post", async () => {
     const page = await open('/layouts/guests');
     const keeps = keepHeaders(page);
     const before = await loadCounts();
+    const shown = await page.textContent('#shell-loads');
     const name = `Quiet ${Date.now()}`;
     await page.fill('#name-c', name);
     await page.click('#add-c');
@@ -36,9 +37,12 @@ describe("a layout's shouldRevalidate in Chromium", () => {
     await expect.poll(() => page.textContent('#state-c')).toBe('idle');
 
     expect(keeps).toEqual(['shell']);
+    // The shell shows the data it had; on the server every layout's load ran twice, since a
+    // load may be a guard: before the action, and with the revalidation that keeps the shell.
+    expect(await page.textContent('#shell-loads')).toBe(shown);
     const after = await loadCounts();
-    expect(after.shell).toBe(before.shell);
-    expect(after.section).toBe((before.section ?? 0) + 1);
+    expect(after.shell).toBe((before.shell ?? 0) + 2);
+    expect(after.section).toBe((before.section ?? 0) + 2);
     const asked: unknown[] = await page.evaluate(() => Reflect.get(window, '__shellAsked'));
     const url = `${session.server.origin}/layouts/guests`;
     expect(asked).toEqual([
@@ -59,6 +63,7 @@ describe("a layout's shouldRevalidate in Chromium", () => {
     const page = await open('/layouts/one');
     const keeps = keepHeaders(page);
     const before = await loadCounts();
+    const shown = await page.textContent('#shell-loads');
     await page.click('#to-two');
     await page.waitForSelector('h1:text-is("Page two")');
     await page.click('#to-guests');
@@ -66,9 +71,11 @@ describe("a layout's shouldRevalidate in Chromium", () => {
 
     // One → two: both kept, as by default. Two → guests: the section asks to load again.
     expect(keeps).toEqual(['shell,section', 'shell']);
+    // Kept, the shell shows the data it had, though its load ran (as a guard) on both moves.
+    expect(await page.textContent('#shell-loads')).toBe(shown);
     const after = await loadCounts();
-    expect(after.shell).toBe(before.shell);
-    expect(after.section).toBe((before.section ?? 0) + 1);
+    expect(after.shell).toBe((before.shell ?? 0) + 2);
+    expect(after.section).toBe((before.section ?? 0) + 2);
     const asked: { readonly defaultShouldRevalidate: boolean; readonly formMethod?: string }[] = await page.evaluate(() => Reflect.get(window, '__shellAsked'));
     expect(asked.map((call) => [call.defaultShouldRevalidate, call.formMethod])).toEqual([
       [false, undefined],
