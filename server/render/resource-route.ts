@@ -6,6 +6,7 @@ import { HTML_HEADERS } from '../http/html-headers.ts';
 import { logServerError } from '../observability/server-error-log.ts';
 import { appHeaders, assertNoSharedCookie } from '../security/app-headers.ts';
 import { PageLifecycle } from './page-lifecycle.ts';
+import { declaredLength, holdToLength } from './resource-length.ts';
 import { runLoad, type LoadSettings } from './run-loads.ts';
 import { normalizeParams } from './route-params.ts';
 
@@ -115,10 +116,14 @@ export function createResourceHandler(route: ResourceRouteDefinition, { renderTi
   };
 }
 
-/** The answer's status and headers, on the response; throws for a cookie on an answer a shared cache may keep. */
+/**
+ * The answer's status and headers, on the response; throws for a cookie on an answer a shared
+ * cache may keep, and for a Content-Length that is no length or one the answer cannot meet.
+ */
 function writeHead(req: Request, res: Response, route: string, answer: Sendable): void {
   const own = appHeaders(req, route, answer.headers, 'resource');
   assertNoSharedCookie(route, own, res.hasHeader('Set-Cookie'));
+  declaredLength(route, answer.headers, answer.body !== null, req.method === 'HEAD' || answer.status === 304);
   res.status(answer.status);
   for (const [name, value] of own.headers) res.appendHeader(name, value);
   for (const cookie of own.cookies) res.append('Set-Cookie', cookie);
@@ -126,23 +131,30 @@ function writeHead(req: Request, res: Response, route: string, answer: Sendable)
 }
 
 /**
- * Pipes the body into the response. The client leaving, or the render timeout (the lifecycle
- * stops the "render", here the body), cancels the source; an error of the source is logged once
- * with a digest and cuts the connection, so a truncated body never passes for a whole one.
+ * Pipes the body into the response, held to the Content-Length its head declares (writeHead
+ * checked it). The client leaving, or the render timeout (the lifecycle stops the "render",
+ * here the body), cancels the source; an error of the source, or a body that does not meet its
+ * length, is logged once with a digest and cuts the connection, so a truncated body never
+ * passes for a whole one, and no byte past the length is ever written.
  */
 function streamBody(req: Request, res: Response, body: NodeReadableStream<Uint8Array>, lifecycle: PageLifecycle): void {
   const source = Readable.fromWeb(body);
+  const length = res.getHeader('Content-Length');
+  const sent = length === undefined ? source : source.pipe(holdToLength(res.locals.routePattern ?? '(none)', Number(length)));
   lifecycle.stopsRender(function stopBody() {
     lifecycle.enter('abandoned');
     source.destroy();
     res.destroy();
   });
-  source.once('error', (error) => {
+  function failed(error: unknown): void {
     // Before the response sees it: the lifecycle must not take the cut for a client that left.
     if (!lifecycle.enter('abandoned')) return;
     logServerError(req, error);
+    source.destroy();
     res.destroy();
-  });
-  source.once('end', () => lifecycle.enter('delivering'));
-  source.pipe(res);
+  }
+  source.once('error', failed);
+  if (sent !== source) sent.once('error', failed);
+  sent.once('end', () => lifecycle.enter('delivering'));
+  sent.pipe(res);
 }
