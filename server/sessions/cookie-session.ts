@@ -7,8 +7,8 @@ import { parseCookie, stringifySetCookie, type SetCookie } from 'cookie';
  * balancer reads a session any other instance wrote, as long as they share the secret.
  *
  * The cookie holds the session's data as base64url JSON, with `maxAge` the time it expires, and an
- * HMAC-SHA256 of both. The data is signed, not encrypted: a visitor can read what is in their own
- * cookie, so keep it to ids and roles, never secrets.
+ * HMAC-SHA256 of both and of the cookie's name. The data is signed, not encrypted: a visitor can
+ * read what is in their own cookie, so keep it to ids and roles, never secrets.
  */
 
 export type SessionData = Readonly<Record<string, unknown>>;
@@ -70,8 +70,14 @@ export class SessionTooLargeError extends Error {
   }
 }
 
-function sign(payload: string, secret: string): string {
-  return createHmac('sha256', secret).update(payload).digest('base64url');
+/**
+ * The signature of a signed part (signedPart) under one secret, made over `<name>=<signed>`: the
+ * cookie's name is signed too, so storages that share a secret (the session and a preferences
+ * cookie, say) never take each other's cookies, renamed. A name holds no `=` (a cookie name is a
+ * token), so no other name and part give the same text.
+ */
+function sign(name: string, signed: string, secret: string): string {
+  return createHmac('sha256', secret).update(`${name}=${signed}`).digest('base64url');
 }
 
 /** Whole seconds since the epoch: a session's expiry is written in them. */
@@ -99,19 +105,19 @@ function unexpiredData(signed: string, maxAge: number | undefined): string | und
 }
 
 /**
- * The data of a cookie value whose signature one of the secrets made, and whose expiry, if it has
- * one, is still to come; undefined otherwise. The signature is compared as written, not as
- * decoded: Node's base64url decoder skips padding and stray characters and ignores the last
- * character's spare bits, so other spellings decode to the same bytes, and a changed cookie must
- * not pass.
+ * The data of a cookie value whose signature one of the secrets made for this cookie's name, and
+ * whose expiry, if it has one, is still to come; undefined otherwise. The signature is compared
+ * as written, not as decoded: Node's base64url decoder skips padding and stray characters and
+ * ignores the last character's spare bits, so other spellings decode to the same bytes, and a
+ * changed cookie must not pass.
  */
-function verified(value: string, secrets: readonly string[], maxAge: number | undefined): SessionData | undefined {
+function verified(name: string, value: string, secrets: readonly string[], maxAge: number | undefined): SessionData | undefined {
   const dot = value.lastIndexOf('.');
   if (dot <= 0) return undefined;
   const signed = value.slice(0, dot);
   const signature = Buffer.from(value.slice(dot + 1));
   const trusted = secrets.some((secret) => {
-    const expected = Buffer.from(sign(signed, secret));
+    const expected = Buffer.from(sign(name, signed, secret));
     return expected.length === signature.length && timingSafeEqual(expected, signature);
   });
   if (!trusted) return undefined;
@@ -184,11 +190,11 @@ export function createCookieSessionStorage<Data extends object = SessionData>({ 
   return {
     async getSession(cookieHeader) {
       const value = cookieHeader ? parseCookie(cookieHeader)[name] : undefined;
-      return new CookieSession<Data>((value === undefined ? undefined : verified(value, secrets, maxAge)) ?? {});
+      return new CookieSession<Data>((value === undefined ? undefined : verified(name, value, secrets, maxAge)) ?? {});
     },
     async commitSession(session) {
       const signed = signedPart(Buffer.from(JSON.stringify(session.data)).toString('base64url'), maxAge);
-      const value = `${signed}.${sign(signed, signingSecret)}`;
+      const value = `${signed}.${sign(name, signed, signingSecret)}`;
       const header = stringifySetCookie({ name, value, ...attributes });
       if (Buffer.byteLength(header) > MAX_SESSION_COOKIE_BYTES) throw new SessionTooLargeError(name, Buffer.byteLength(header));
       return header;

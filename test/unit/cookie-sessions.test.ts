@@ -200,7 +200,7 @@ describe('sessions in a signed cookie', () => {
     const sessions = storage();
     const signed = (payload: string) => {
       const encoded = Buffer.from(payload).toString('base64url');
-      return `__session=${encoded}.${createHmac('sha256', SECRET).update(encoded).digest('base64url')}`;
+      return `__session=${encoded}.${createHmac('sha256', SECRET).update(`__session=${encoded}`).digest('base64url')}`;
     };
     expect((await sessions.getSession(signed('{"user":"ada","role":"admin"}'))).get('role')).toBe('admin');
     for (const payload of ['null', '[1,2]', '"text"', '42', '{not json']) {
@@ -208,6 +208,44 @@ describe('sessions in a signed cookie', () => {
     }
     const signature = signed('{}').split('.')[1];
     expect((await sessions.getSession(`__session=.${signature}`)).data).toEqual({});
+  });
+
+  test("the signature covers the cookie's name: over `<name>=<data>`, and a cookie signed over its data alone (as before the name was signed) is no session", async () => {
+    const sessions = storage();
+    const encoded = Buffer.from('{"user":"ada"}').toString('base64url');
+    const over = (text: string) => createHmac('sha256', SECRET).update(text).digest('base64url');
+    expect((await sessions.getSession(`__session=${encoded}.${over(`__session=${encoded}`)}`)).get('user')).toBe('ada');
+    for (const text of [encoded, `__session${encoded}`, `__session.${encoded}`, `=${encoded}`]) {
+      expect((await sessions.getSession(`__session=${encoded}.${over(text)}`)).data).toEqual({});
+    }
+    // What commitSession writes is that same signature.
+    const session = await sessions.getSession(undefined);
+    session.set('user', 'ada');
+    const committed = cookiePair(await sessions.commitSession(session));
+    const [data = '', signature] = committed.slice('__session='.length).split('.');
+    expect(signature).toBe(over(`__session=${data}`));
+  });
+
+  test("two storages on one secret never take each other's cookies: a prefs cookie renamed __session is no session, and back", async () => {
+    for (const maxAge of [undefined, 600]) {
+      const session = createCookieSessionStorage<Visitor>({ cookie: { name: '__session', secrets: [SECRET], maxAge } });
+      const prefs = createCookieSessionStorage<Visitor>({ cookie: { name: 'prefs', secrets: [SECRET], maxAge } });
+      // Say the app lets a visitor write what they like into their preferences.
+      const chosen = await prefs.getSession(undefined);
+      chosen.set('user', 'ada');
+      chosen.set('role', 'admin');
+      const prefsCookie = cookiePair(await prefs.commitSession(chosen));
+      expect(prefsCookie).toMatch(/^prefs=/);
+      expect((await prefs.getSession(prefsCookie)).get('role')).toBe('admin');
+      const renamed = prefsCookie.replace(/^prefs=/, '__session=');
+      expect((await session.getSession(renamed)).data).toEqual({});
+      const { app } = sessionApp(session);
+      await request(app).get('/admin').set('Cookie', renamed).expect(401);
+      // And a session cookie, renamed prefs, is no preferences.
+      const admin = await signIn(app, 'admin');
+      await request(app).get('/admin').set('Cookie', admin).expect(200);
+      expect((await prefs.getSession(admin.replace(/^__session=/, 'prefs='))).data).toEqual({});
+    }
   });
 
   test('a key unset is gone from the cookie committed after', async () => {
