@@ -1,6 +1,8 @@
 import type { Request, Response } from 'express';
 import { isDataWithResponseInit } from '../../shared/responses.ts';
+import { mergedVary, privateCacheControl, strictestCacheControl } from '../http/cache-control.ts';
 import { appHeaders, assertNoSharedCookie, isSharedCacheable, type AppHeaders } from '../security/app-headers.ts';
+import { carriesSession } from '../sessions/session-cookies.ts';
 
 /** What `load` or an action returned, out of `data()`: the page's value, and the status and headers asked for. */
 export interface Unwrapped {
@@ -35,12 +37,41 @@ const PLAIN: Omit<PageAnswer, 'status'> = { headers: [], cookies: [], cacheContr
 export function pageAnswer(req: Request, res: Response, route: string, load: Unwrapped, action: Unwrapped | undefined): PageAnswer {
   const status = action?.status ?? load.status ?? 200;
   if (load.headers === undefined && action?.headers === undefined) return { status, ...PLAIN };
-  const merged = new Headers(load.headers);
-  for (const [name, value] of new Headers(action?.headers)) {
-    if (name === 'set-cookie') merged.append(name, value);
-    else merged.set(name, value);
-  }
-  const own = appHeaders(req, route, merged, 'page');
+  const own = forVisitor(req, appHeaders(req, route, mergeHeaders([load.headers, action?.headers]), 'page'));
   assertNoSharedCookie(route, own, res.hasHeader('Set-Cookie'));
   return { status, ...own, shared: isSharedCacheable(own.cacheControl) };
+}
+
+/**
+ * Headers of several levels (a branch's layouts and page, outermost first; a page and its
+ * action): each cookie kept, the strictest Cache-Control (cache-control.ts), every `Vary`
+ * name, and of any other header the innermost level's.
+ */
+export function mergeHeaders(levels: readonly (HeadersInit | undefined)[]): Headers {
+  const merged = new Headers();
+  const cacheControls: string[] = [];
+  const varies: string[] = [];
+  for (const level of levels) {
+    for (const [name, value] of new Headers(level)) {
+      if (name === 'set-cookie') merged.append(name, value);
+      else if (name === 'cache-control') cacheControls.push(value);
+      else if (name === 'vary') varies.push(value);
+      else merged.set(name, value);
+    }
+  }
+  const cacheControl = strictestCacheControl(cacheControls);
+  if (cacheControl !== undefined) merged.set('cache-control', cacheControl);
+  const vary = mergedVary(varies);
+  if (vary !== undefined) merged.set('vary', vary);
+  return merged;
+}
+
+/**
+ * A route's headers for the request at hand: an answer to a request that carries a session
+ * cookie (session-cookies.ts) may hold that visitor's data, so a shared cache may not keep it
+ * whatever the route asked for; it becomes private. Resource routes too (resource-route.ts).
+ */
+export function forVisitor(req: Request, own: AppHeaders): AppHeaders {
+  if (!isSharedCacheable(own.cacheControl) || own.cacheControl === undefined || !carriesSession(req.headers.cookie)) return own;
+  return { ...own, cacheControl: privateCacheControl(own.cacheControl) };
 }

@@ -5,6 +5,7 @@ import type { ResourceRouteDefinition } from '../../shared/route-definition.ts';
 import { HTML_HEADERS } from '../http/html-headers.ts';
 import { logServerError } from '../observability/server-error-log.ts';
 import { appHeaders, assertNoSharedCookie } from '../security/app-headers.ts';
+import { forVisitor } from './page-answer.ts';
 import { PageLifecycle } from './page-lifecycle.ts';
 import { declaredLength, holdToLength } from './resource-length.ts';
 import { runLoad, type LoadSettings } from './run-loads.ts';
@@ -121,7 +122,8 @@ export function createResourceHandler(route: ResourceRouteDefinition, { renderTi
  * cache may keep, and for a Content-Length that is no length or one the answer cannot meet.
  */
 function writeHead(req: Request, res: Response, route: string, answer: Sendable): void {
-  const own = appHeaders(req, route, answer.headers, 'resource');
+  // A request carrying a session gets a private answer whatever the route asked (page-answer.ts).
+  const own = forVisitor(req, appHeaders(req, route, answer.headers, 'resource'));
   assertNoSharedCookie(route, own, res.hasHeader('Set-Cookie'));
   declaredLength(route, answer.headers, answer.body !== null, req.method === 'HEAD' || answer.status === 304);
   res.status(answer.status);

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { AppLoadContext, LayoutDefinition, LoadContext, PageRouteDefinition, RouteParams } from '../../shared/route-definition.ts';
 import { keptLayouts, routeFailure, type RouteFailure } from './branch-loads.ts';
-import { unwrapData, type Unwrapped } from './page-answer.ts';
+import { mergeHeaders, unwrapData, type Unwrapped } from './page-answer.ts';
 import type { PageLifecycle } from './page-lifecycle.ts';
 import { guardLayouts, isPromiseLike, loadInOrder, observeRejections, type StartLoad } from './loads-in-order.ts';
 import { createLoadContext, createPageRequest, NO_APP_CONTEXT, type GetLoadContext } from './request-context.ts';
@@ -113,19 +113,15 @@ const fulfilled = (value: unknown): PromiseSettledResult<unknown> => ({ status: 
 const settledAlone = (value: unknown): PromiseSettledResult<unknown>[] => [fulfilled(value)];
 const rejectedAlone = (reason: unknown): PromiseSettledResult<unknown>[] => [{ status: 'rejected', reason }];
 
-/** The status and headers the levels' `data()` gave: the page's status, every level's headers, the inner ones last. */
+/**
+ * The status and headers the levels' `data()` gave: the page's status, every level's headers
+ * (page-answer.ts: the inner ones last, every cookie and `Vary`, the strictest Cache-Control).
+ */
 function mergeLevels(levels: readonly Unwrapped[]): Unwrapped {
   const page = levels.at(-1) ?? { value: undefined, status: undefined, headers: undefined };
   // Stryker disable next-line ConditionalExpression,LogicalOperator,ArrowFunction: equivalent where they merge more often (one level's headers copied, or no level's: an empty Headers, which pageAnswer reads as none); this only skips the work. Those that merge less drop a layout's headers and fail branch-headers.test.tsx
   if (levels.length === 1 || levels.every((level) => level.headers === undefined)) return page;
-  const headers = new Headers();
-  for (const level of levels) {
-    for (const [name, value] of new Headers(level.headers)) {
-      if (name === 'set-cookie') headers.append(name, value);
-      else headers.set(name, value);
-    }
-  }
-  return { value: page.value, status: page.status, headers };
+  return { value: page.value, status: page.status, headers: mergeHeaders(levels.map((level) => level.headers)) };
 }
 
 /** What a page's branch loaded (loadBranch). */

@@ -73,10 +73,11 @@ export function appHeaders(req: Request, route: string | null, given: Headers, k
 
 /**
  * Whether a shared cache (a CDN, a proxy) may keep the answer and give it to anyone
- * (RFC 9111, sections 5.2.2.6 and 5.2.2.10): then it must carry nothing of one visitor's.
+ * (RFC 9111, sections 3 and 5.2.2): a lifetime or `public`, and neither `private` nor
+ * `no-store`. Then it must carry nothing of one visitor's.
  */
 export function isSharedCacheable(cacheControl: string | undefined): boolean {
-  return cacheControl !== undefined && /(?:^|,)\s*(?:public|s-maxage\s*=)/i.test(cacheControl);
+  return cacheControl !== undefined && /(?:^|,)\s*(?:public|s-maxage\s*=|max-age\s*=\s*[1-9])/i.test(cacheControl) && !/(?:^|,)\s*(?:private|no-store)\b/i.test(cacheControl);
 }
 
 /** A route asked a shared cache to keep an answer that sets a cookie: refused, as one visitor's cookie would reach everyone. */

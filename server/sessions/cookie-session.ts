@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { parseCookie, stringifySetCookie, type SetCookie } from 'cookie';
+import { noteSessionCookie } from './session-cookies.ts';
 
 /**
  * Sessions kept in a signed cookie (docs/sessions.md), in the shape of React Router's
@@ -177,6 +178,8 @@ export function createCookieSessionStorage<Data extends object = SessionData>({ 
   if (maxAge !== undefined && !(Number.isSafeInteger(maxAge) && maxAge > 0)) {
     throw new Error(`createCookieSessionStorage: cookie.maxAge must be a whole number of seconds above 0, not ${maxAge}`);
   }
+  // An answer to a request carrying this cookie is never shared-cacheable (session-cookies.ts).
+  noteSessionCookie(name);
   const attributes: Omit<SetCookie, 'name' | 'value'> = {
     path: cookie.path ?? '/',
     httpOnly: true,
