@@ -1,3 +1,5 @@
+import { checkedHeaders } from './header-values.ts';
+
 /**
  * What a route's `load` and `action` may answer beyond plain data (docs/responses.md), in React
  * Router's shapes: `data(value, init)` gives the page its data with a status and headers, and
@@ -43,7 +45,8 @@ function initOf(init: AnswerInit | undefined): ResponseInit | null {
  * `init.headers` (an object, an array of pairs or a `Headers`; several `Set-Cookie` all
  * arrive). The framework's own headers (the security headers, the body's type and length)
  * always win. A status no page can have throws a `RangeError` here, so the route ends in the
- * 500 page with one error line that says why.
+ * 500 page with one error line that says why; so does a header value no header may hold (CR,
+ * LF…), with a `HeaderValueError` that names the header, never its value.
  */
 export function data<Data>(value: Data, init?: AnswerInit): DataWithResponseInit<Data> {
   const given = initOf(init);
@@ -52,7 +55,8 @@ export function data<Data>(value: Data, init?: AnswerInit): DataWithResponseInit
     const hint = status >= 300 && status <= 399 ? ': use redirect(url, status) to redirect' : '';
     throw new RangeError(`data() status ${status} is not a status a page can be answered with (2xx but 204 and 205, 4xx, 5xx)${hint}`);
   }
-  return new DataWithResponseInit(value, given);
+  // Made here, so a header value Fetch refuses fails where the route called it, named but not quoted.
+  return new DataWithResponseInit(value, given?.headers === undefined ? given : { ...given, headers: checkedHeaders('data()', given.headers) });
 }
 
 /** The statuses `redirect()` accepts. */
@@ -101,6 +105,6 @@ export function redirect(location: string, init?: AnswerInit): never {
   if (status !== undefined && !REDIRECT_STATUSES.includes(status)) {
     throw new RangeError(`redirect() status ${status} is not a redirect status (${REDIRECT_STATUSES.join(', ')})`);
   }
-  // Made here, so a header name or value Fetch refuses fails where the route called it.
-  throw new Redirect(location, status, new Headers(given?.headers));
+  // Made here, so a header name or value Fetch refuses fails where the route called it (a value named, not quoted).
+  throw new Redirect(location, status, checkedHeaders('redirect()', given?.headers));
 }
