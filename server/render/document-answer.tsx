@@ -118,13 +118,22 @@ function sendDocument(page: PreparedPage, route: DocumentRoute, request: Documen
   // `data()`, or on the response in getLoadContext): the head's would replace them (Node's
   // writeHead), so it joins them instead.
   const { answer } = page;
-  for (const own of answer.cookies) res.append('Set-Cookie', own);
-  let cookie = page.form?.setCookie;
-  if (cookie !== undefined && res.hasHeader('Set-Cookie')) {
-    res.append('Set-Cookie', cookie);
-    cookie = undefined;
+  try {
+    for (const own of answer.cookies) res.append('Set-Cookie', own);
+    let cookie = page.form?.setCookie;
+    if (cookie !== undefined && res.hasHeader('Set-Cookie')) {
+      res.append('Set-Cookie', cookie);
+      cookie = undefined;
+    }
+    writePreparedHead(res, answer.status, settings.headers(encoding, req.id, res.locals.cspNonce, shellSeconds * 1000, cookie, answer));
+  } catch (error) {
+    // Node refused a header the route gave (a value HTTP cannot carry): this runs in React's
+    // callback, where a throw would answer nothing. Nothing was sent: the 500 page answers.
+    react.abort(new RenderNotNeededError('the page ends in a status page'));
+    lifecycle.enter('done');
+    next(error);
+    return;
   }
-  writePreparedHead(res, answer.status, settings.headers(encoding, req.id, res.locals.cspNonce, shellSeconds * 1000, cookie, answer));
   if (req.method === 'HEAD') {
     lifecycle.enter('done');
     res.end();
