@@ -5,6 +5,7 @@ import { createBareAnswer, serializeBareAnswer } from '../errors/bare-answer.ts'
 import { requestDeadlinePassed } from '../http/body-limit.ts';
 import type { HeaderPair } from '../http/response-head.ts';
 import { AnswerQueues, MAX_PENDING_ANSWERS } from './answer-queue.ts';
+import { DeliveryDeadlines } from './delivery-deadline.ts';
 
 /**
  * After its last answer the server half-closes, then gives the client this long to read that
@@ -31,23 +32,6 @@ function closeInStages(socket: Duplex, lastBytes?: string): void {
 }
 
 /**
- * Cuts the connection if the app's answer is not delivered `deadlineMs` after the request arrived,
- * and has nothing left to produce (ended), or waits behind an earlier answer (no socket yet).
- * An answer still being produced is its producer's to bound: a page's render timeout does so.
- */
-function watchDelivery(req: IncomingMessage, res: ServerResponse, deadlineMs: number, logger: Logger | undefined): void {
-  const timer = setTimeout(function deliveryDeadlinePassed() {
-    const stalled = !res.writableFinished && (res.writableEnded || res.socket === null);
-    if (!stalled || req.socket.destroyed) return;
-    logger?.info({ reqId: req.id ?? null, status: res.statusCode, deadlineMs }, 'answer not delivered in time: connection closed');
-    req.socket.destroy();
-  }, deadlineMs);
-  // Answers queued behind a cut one never close; their timers must not hold the process.
-  timer.unref();
-  res.on('close', () => clearTimeout(timer));
-}
-
-/**
  * What the server owes each connection and how it refuses what it will not serve: it admits at
  * most MAX_PENDING_ANSWERS answers per connection, bounds the delivery of each, and writes its own
  * short answers (for requests the app never sees) only after the answers owed ahead of them.
@@ -58,11 +42,11 @@ export class ConnectionGuard {
   readonly #refused = new WeakSet<Duplex>();
   /** Connections that asked for more than the bound: they are served what was admitted, then closed. */
   readonly #overflowing = new WeakSet<Duplex>();
-  readonly #deliveryTimeoutMs: number;
+  readonly #deadlines: DeliveryDeadlines;
   readonly #logger: Logger | undefined;
 
   constructor(deliveryTimeoutMs: number, logger: Logger | undefined) {
-    this.#deliveryTimeoutMs = deliveryTimeoutMs;
+    this.#deadlines = new DeliveryDeadlines(deliveryTimeoutMs, logger);
     this.#logger = logger;
   }
 
@@ -72,7 +56,7 @@ export class ConnectionGuard {
       this.#refuseOverflow(req.socket);
       return false;
     }
-    watchDelivery(req, res, this.#deliveryTimeoutMs, this.#logger);
+    this.#deadlines.watch(req, res);
     return true;
   }
 
