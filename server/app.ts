@@ -9,6 +9,7 @@ import { createContentSecurityPolicy, styleHashSource, type ContentSecurityPolic
 import { createErrorHandler, createMethodNotAllowedHandler, createNotFoundHandler } from './errors/error-handler.ts';
 import { FAVICON_PATH, sendFavicon } from './static/favicon.ts';
 import { alwaysReady, createHealthProbes, type Readiness } from './lifecycle/readiness.ts';
+import { createOverloadGuard, type OverloadGuardOptions, type OverloadLimits } from './lifecycle/overload-guard.ts';
 import { createHttpLogger } from './observability/http-logger.ts';
 import { labelRoute } from './observability/label-route.ts';
 import { liveReloadScript } from './render/live-reload.ts';
@@ -58,6 +59,11 @@ export interface AppOptions {
   readonly telemetry?: { readonly enabled: boolean; readonly ratePerMinute?: number };
   /** Compress streamed pages (gzip or brotli, flushed as React flushes). Default: on. */
   readonly compression?: boolean;
+  /**
+   * Refuse new requests with 503 and `Retry-After` while the process is saturated
+   * (docs/security.md#overload). Default: off; main.ts passes the configured limits.
+   */
+  readonly overload?: (OverloadLimits & Pick<OverloadGuardOptions, 'readings' | 'sampleIntervalMs' | 'logIntervalMs'>) | undefined;
   /** Prometheus series to record into; served by main.ts on its own port. Default: none. */
   readonly metrics?: Metrics | undefined;
   /**
@@ -94,6 +100,7 @@ export function createApp(options: AppOptions): Express {
   app.set('trust proxy', options.trustProxy ?? false);
 
   const readiness = options.readiness ?? alwaysReady;
+  const overload = overloadGuard(options, pages);
   // Every answer's head gets the request id and the security headers as it is written, and
   // Connection: close once shutdown has begun, so proxies stop reusing connections to this instance.
   installResponseHead(app, { defaults: securityHeaderDefaults(), policy, closing: () => !readiness.isReady() });
@@ -105,11 +112,13 @@ export function createApp(options: AppOptions): Express {
       assignNonce,
       closeConnectionUnlessBodyRead,
       rejectMalformedRequests,
+      // After the request id and the logger, so a refusal has its completion line; before anything costly.
+      ...(overload === undefined ? [] : [overload.refuseWhenOverloaded]),
     ]),
   );
   // Built files first: most requests of a page's load are for them.
   const routeTable = mountBuiltFiles(app, routes, assets);
-  app.use(createHealthProbes(readiness));
+  app.use(createHealthProbes(readiness, overload));
   app.get([FAVICON_PATH, '/favicon.ico'], sendFavicon);
   const telemetry = options.telemetry?.enabled === true;
   if (telemetry) {
@@ -132,6 +141,14 @@ export function createApp(options: AppOptions): Express {
   app.use(createRedirectAnswer(publicOrigin));
   app.use(createErrorHandler({ pages, publicHost: publicOrigin?.hostname, development }));
   return app;
+}
+
+/** The overload guard of the options, with its own readings unless a test gives some. */
+function overloadGuard(options: AppOptions, pages: StatusPages) {
+  const { overload, logger, metrics } = options;
+  if (overload === undefined) return undefined;
+  const { readings, sampleIntervalMs, logIntervalMs, ...limits } = overload;
+  return createOverloadGuard({ limits, pages, logger, refusals: metrics?.overloadRefusals, readings, sampleIntervalMs, logIntervalMs });
 }
 
 /** The page policy: the built styles' hashes, and the origins of the analytics and of the live reload. */

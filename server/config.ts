@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { isSitePath } from './http/site-path.ts';
+import type { OverloadLimits } from './lifecycle/overload-guard.ts';
 import { isPolicySource } from './security/content-security-policy.ts';
 import { CSRF_SECRET_MIN_LENGTH } from './security/csrf.ts';
 
@@ -22,6 +23,12 @@ export interface Config {
   readonly headersTimeoutMs: number;
   readonly requestTimeoutMs: number;
   readonly renderTimeoutMs: number;
+  /** Connections the kernel holds for the server before it accepts them (`LISTEN_BACKLOG`). */
+  readonly listenBacklog: number;
+  /** Listening sockets on PORT (`LISTEN_SOCKETS`, server/lifecycle/listen-sockets.ts). */
+  readonly listenSockets: number;
+  /** When the server refuses new work with 503 (docs/security.md#overload); `undefined`: never (`OVERLOAD_GUARD=off`). */
+  readonly overload: OverloadLimits | undefined;
   readonly shutdownDelayMs: number;
   readonly shutdownDeadlineMs: number;
   /** Folder of the built client (manifest and `/assets/` files). */
@@ -58,6 +65,11 @@ export const DEFAULTS = {
   shutdownDeadlineMs: 20_000,
   telemetryRatePerMinute: 60,
   compression: true,
+  listenBacklog: 2_048,
+  listenSockets: 16,
+  overloadMaxEventLoopDelayMs: 100,
+  overloadMaxInFlight: 0,
+  overloadRetryAfterSeconds: 2,
 } as const;
 
 /** A bad value: the message names the variable and the value, and the process stops. */
@@ -243,6 +255,25 @@ export function readSecret(env: Env, name: string): string {
   return csrfSecret(env, name, environment).csrfSecret;
 }
 
+const MIB = 1_048_576;
+
+/**
+ * `OVERLOAD_*`: the limits past which new requests are refused with 503, each 0 for not
+ * checked; `OVERLOAD_GUARD=off` checks none. Heap and RSS are off by default: what is too much
+ * depends on the memory the instance is given.
+ */
+function overloadLimits(env: Env): OverloadLimits | undefined {
+  const limits: OverloadLimits = {
+    maxEventLoopDelayMs: integer(env, 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', DEFAULTS.overloadMaxEventLoopDelayMs, 0, 60_000),
+    maxInFlight: integer(env, 'OVERLOAD_MAX_IN_FLIGHT', DEFAULTS.overloadMaxInFlight, 0, 1_000_000),
+    maxHeapUsedBytes: integer(env, 'OVERLOAD_MAX_HEAP_USED_MB', 0, 0, 1_048_576) * MIB,
+    maxRssBytes: integer(env, 'OVERLOAD_MAX_RSS_MB', 0, 0, 1_048_576) * MIB,
+    retryAfterSeconds: integer(env, 'OVERLOAD_RETRY_AFTER_S', DEFAULTS.overloadRetryAfterSeconds, 1, 3_600),
+  };
+  // Read first, so a bad limit is refused whether or not the guard is on.
+  return onOff(env, 'OVERLOAD_GUARD', true) ? limits : undefined;
+}
+
 /** Reads and validates the environment once; throws ConfigError naming the first bad variable. */
 export function parseConfig(env: Env, defaults: { readonly assetsDir: string }): Config {
   const environment = oneOf<Environment>(env, 'NODE_ENV', ['production', 'development', 'test'], 'production');
@@ -269,6 +300,10 @@ export function parseConfig(env: Env, defaults: { readonly assetsDir: string }):
     headersTimeoutMs,
     requestTimeoutMs,
     renderTimeoutMs: integer(env, 'RENDER_TIMEOUT_MS', DEFAULTS.renderTimeoutMs, 1, HOUR_MS),
+    // The kernel caps it at net.core.somaxconn.
+    listenBacklog: integer(env, 'LISTEN_BACKLOG', DEFAULTS.listenBacklog, 1, 65_535),
+    listenSockets: integer(env, 'LISTEN_SOCKETS', DEFAULTS.listenSockets, 1, 256),
+    overload: overloadLimits(env),
     shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', environment === 'production' ? DEFAULTS.shutdownDelayMsProduction : 0, 0, HOUR_MS),
     shutdownDeadlineMs: integer(env, 'SHUTDOWN_DEADLINE_MS', DEFAULTS.shutdownDeadlineMs, 0, HOUR_MS),
     assetsDir: read(env, 'ASSETS_DIR') ?? defaults.assetsDir,

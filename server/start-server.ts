@@ -10,6 +10,7 @@ import type { Config } from './config.ts';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown.ts';
 import { installCrashLog } from './lifecycle/crash-log.ts';
 import { createHttpServer } from './lifecycle/http-server.ts';
+import { listenOnSockets, type ExtraListeners } from './lifecycle/listen-sockets.ts';
 import { createLogger } from './observability/logger.ts';
 import { createMetrics } from './observability/metrics.ts';
 import { createMetricsServer } from './observability/metrics-server.ts';
@@ -70,7 +71,14 @@ interface Listener {
   readonly hostSetting: 'HOST' | 'METRICS_HOST';
   readonly port: number;
   readonly host: string | undefined;
+  /** Connections the kernel queues before they are accepted; Node's default (511) otherwise. */
+  readonly backlog?: number;
+  /** Listening sockets on the port (listen-sockets.ts); default 1. */
+  readonly sockets?: number;
 }
+
+/** Node's own listen backlog, for the listeners given none. */
+const NODE_BACKLOG = 511;
 
 /** Errors that say the host is wrong rather than the port. */
 const HOST_ERRORS: Readonly<Record<string, string>> = {
@@ -102,24 +110,16 @@ function cannotListen(error: NodeJS.ErrnoException, listener: Listener, logger: 
 /**
  * Listens, or stops the process naming the setting. Once listening, the start-up handler goes:
  * a later error of the listener (accept failing with EMFILE when descriptors run out) is logged
- * at error and the listener keeps serving; connections already open are not affected.
+ * at error and the listener keeps serving; connections already open are not affected. With
+ * `sockets` above 1, the port has that many listening sockets (listen-sockets.ts).
  */
-function listen(server: Server, listener: Listener, logger: Logger): Promise<number> {
-  return new Promise((resolve) => {
-    const onStartError = (error: NodeJS.ErrnoException) => cannotListen(error, listener, logger);
-    server.once('error', onStartError);
-    server.listen(listener.port, listener.host, () => {
-      server.off('error', onStartError);
-      server.on('error', function serverError(error: NodeJS.ErrnoException) {
-        logger.error(
-          { err: error, setting: listener.portSetting, code: error.code ?? null, syscall: error.syscall ?? null },
-          `server error on ${listener.portSetting}: still serving`,
-        );
-      });
-      const address = server.address();
-      resolve(typeof address === 'object' && address !== null ? address.port : listener.port);
-    });
+async function listen(server: Server, listener: Listener, logger: Logger): Promise<ExtraListeners> {
+  const options = { port: listener.port, host: listener.host, backlog: listener.backlog ?? NODE_BACKLOG, sockets: listener.sockets ?? 1 };
+  const extra = await listenOnSockets(server, options).catch((error: NodeJS.ErrnoException) => cannotListen(error, listener, logger));
+  server.on('error', function serverError(error: NodeJS.ErrnoException) {
+    logger.error({ err: error, setting: listener.portSetting, code: error.code ?? null, syscall: error.syscall ?? null }, `server error on ${listener.portSetting}: still serving`);
   });
+  return extra;
 }
 
 /**
@@ -148,6 +148,7 @@ export async function startServer(config: Config, definition: ResolvedApp, optio
     analytics: { pageViews: config.analyticsPageViews, speedInsights: config.analyticsSpeedInsights },
     telemetry: { enabled: config.webVitals, ratePerMinute: config.telemetryRatePerMinute },
     metrics,
+    overload: config.overload,
     compression: config.compression,
     forms: { secret: config.csrfSecret },
   });
@@ -165,8 +166,11 @@ export async function startServer(config: Config, definition: ResolvedApp, optio
     logger,
   });
   const metricsServer = metrics === undefined ? undefined : createMetricsServer(metrics.registry, logger);
+  // The public port's other sockets, once it listens: shutdown closes them with the server's own.
+  let extraSockets: ExtraListeners | undefined;
   installGracefulShutdown({
     server,
+    stopAccepting: () => extraSockets?.close() ?? Promise.resolve(),
     alsoClose: metricsServer === undefined ? [] : [metricsServer],
     readiness,
     logger,
@@ -179,10 +183,18 @@ export async function startServer(config: Config, definition: ResolvedApp, optio
     // Scrapes must not keep the process alive during shutdown.
     metricsServer.unref();
     const listener = { portSetting: 'METRICS_PORT', hostSetting: 'METRICS_HOST', port: config.metricsPort, host: config.metricsHost } as const;
-    const port = await listen(metricsServer, listener, logger);
+    const { port } = await listen(metricsServer, listener, logger);
     logger.info({ port, host: config.metricsHost ?? null }, 'metrics listening');
   }
-  const port = await listen(server, { portSetting: 'PORT', hostSetting: 'HOST', port: config.port, host: config.host }, logger);
+  // A backlog past Node's 511: a burst of connections waits in the kernel's queue to be accepted
+  // in order, rather than having its SYNs dropped and retried a second, three, seven later; and
+  // several sockets, so that a busy event loop still accepts them (docs/security.md#overload).
+  const publicListener = { portSetting: 'PORT', hostSetting: 'HOST', port: config.port, host: config.host, backlog: config.listenBacklog, sockets: config.listenSockets } as const;
+  const listening = await listen(server, publicListener, logger);
+  const { port } = listening;
+  extraSockets = listening;
+  // And should anything else close the server, with its last connection.
+  server.once('close', () => void listening.close());
   const compileCache = options.compileCache === undefined ? {} : { compileCache: options.compileCache };
   logger.info({ port, host: config.host ?? null, environment: config.environment, ...compileCache }, 'listening');
   return { server, logger };

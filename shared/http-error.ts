@@ -18,6 +18,7 @@ export const STATUS_MESSAGES = {
   429: 'Too Many Requests.',
   431: 'Request Header Fields Too Large.',
   500: 'Internal Server Error.',
+  503: 'Service Unavailable.',
 } as const;
 
 export type KnownStatus = keyof typeof STATUS_MESSAGES;

@@ -10,6 +10,11 @@ export interface ShutdownOptions {
    * when `server` has finished, the process ends.
    */
   readonly alsoClose?: readonly Server[];
+  /**
+   * Closes the public port's other listening sockets (listen-sockets.ts) as `server` stops
+   * accepting; resolves once the connections they took have ended, which the exit waits for too.
+   */
+  readonly stopAccepting?: () => Promise<void>;
   readonly readiness: ReadinessState;
   readonly logger: Logger;
   /** Time for load balancers to see `/readyz` fail before we stop accepting. */
@@ -49,7 +54,7 @@ function forcedExitCode(signal: NodeJS.Signals): number {
  * closes. A stream whose head went out before the signal had already promised keep-alive, so
  * after the delay connections that fall idle are closed as they appear.
  */
-export function installGracefulShutdown({ server, alsoClose = [], readiness, logger, delayMs, deadlineMs, exit }: ShutdownOptions): void {
+export function installGracefulShutdown({ server, alsoClose = [], stopAccepting: closeOtherSockets, readiness, logger, delayMs, deadlineMs, exit }: ShutdownOptions): void {
   let shuttingDown = false;
   let cutting = false;
   let finished = false;
@@ -79,10 +84,14 @@ export function installGracefulShutdown({ server, alsoClose = [], readiness, log
   }
 
   function stopAccepting(deadline: NodeJS.Timeout): void {
+    const others = closeOtherSockets?.() ?? Promise.resolve();
     server.close(() => {
-      clearInterval(sweep);
-      clearTimeout(deadline);
-      if (!cutting) finish(SHUTDOWN_EXIT.clean, 'shutdown complete');
+      // The connections the other sockets took are the server's too, but not counted by its close.
+      void others.then(() => {
+        clearInterval(sweep);
+        clearTimeout(deadline);
+        if (!cutting) finish(SHUTDOWN_EXIT.clean, 'shutdown complete');
+      });
     });
     // Connections idle right now go at once (Node ≥ 19 also does it inside close(); said here so
     // it does not hang on that), then those that fall idle, as they do.

@@ -25,12 +25,20 @@ export class ReadinessState implements Readiness {
   }
 }
 
-function sendProbe(res: Response, ok: boolean): void {
+/** Whether the process is saturated now (overload-guard.ts): `/readyz` says so with its 503. */
+export interface Saturation {
+  saturation(): string | undefined;
+}
+
+export const neverSaturated: Saturation = { saturation: () => undefined };
+
+/** The probe's body: `ok`, or why the instance should get no traffic now. */
+function sendProbe(res: Response, notReady: string | undefined): void {
   // The type as Express would spell it, set directly: res.type() would look it up in mime-types.
   res
-    .status(ok ? 200 : 503)
+    .status(notReady === undefined ? 200 : 503)
     .set({ 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' })
-    .send(ok ? 'ok\n' : 'shutting down\n');
+    .send(notReady === undefined ? 'ok\n' : `${notReady}\n`);
 }
 
 /**
@@ -43,18 +51,19 @@ function probeMethodNotAllowed(_req: Request, res: Response, next: NextFunction)
 }
 
 /** A probe's path as Express's routes match one: in any case, with or without a trailing slash. */
-function probeOf(path: string): string | undefined {
+export function probeOf(path: string): string | undefined {
   const lower = path.toLowerCase();
   const bare = lower.length > 1 && lower.endsWith('/') ? lower.slice(0, -1) : lower;
   return isProbePath(bare) ? bare : undefined;
 }
 
 /**
- * `/healthz`: the process is alive. `/readyz`: it takes traffic, 503 once shutdown began. A plain
+ * `/healthz`: the process is alive. `/readyz`: it takes traffic, 503 once shutdown began and
+ * while the process is saturated (`overloaded: <reason>`), so a balancer sends elsewhere. A plain
  * middleware, not a Router: every request passes it, and a mounted Router's dispatch allocates
  * a measurable share of a small answer's memory (measured on the 404 under load).
  */
-export function createHealthProbes(readiness: Readiness): RequestHandler {
+export function createHealthProbes(readiness: Readiness, load: Saturation = neverSaturated): RequestHandler {
   return function answerProbe(req: Request, res: Response, next: NextFunction) {
     const probe = probeOf(req.path);
     if (probe === undefined) {
@@ -65,6 +74,11 @@ export function createHealthProbes(readiness: Readiness): RequestHandler {
       probeMethodNotAllowed(req, res, next);
       return;
     }
-    sendProbe(res, probe === '/healthz' || readiness.isReady());
+    if (probe === '/healthz') {
+      sendProbe(res, undefined);
+      return;
+    }
+    const reason = load.saturation();
+    sendProbe(res, !readiness.isReady() ? 'shutting down' : reason === undefined ? undefined : `overloaded: ${reason}`);
   };
 }

@@ -7,6 +7,8 @@ export interface Metrics {
   readonly requests: Counter<'route' | 'method' | 'status'>;
   readonly duration: Histogram<'route' | 'method' | 'status'>;
   readonly inFlight: Gauge;
+  /** Requests refused with 503 while the process was saturated, by reason (lifecycle/overload-guard.ts). */
+  readonly overloadRefusals: Counter<'reason'>;
   observeShell(route: string, seconds: number): void;
   observeVital(report: VitalReport): void;
 }
@@ -42,6 +44,12 @@ export async function createMetrics({ processMetrics = true }: { readonly proces
     registers: [registry],
   });
   const inFlight = new Gauge({ name: 'http_requests_in_flight', help: 'Requests being answered now.', registers: [registry] });
+  const overloadRefusals = new Counter({
+    name: 'http_overload_refusals_total',
+    help: 'Requests refused with 503 and Retry-After while the process was saturated, by reason: event_loop_delay, in_flight, heap_used, rss.',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
   const vitals = new Histogram({
     name: 'web_vitals',
     help: 'Web vitals reported by browsers (seconds; CLS unitless), by metric and route pattern.',
@@ -55,6 +63,7 @@ export async function createMetrics({ processMetrics = true }: { readonly proces
     requests,
     duration,
     inFlight,
+    overloadRefusals,
     observeShell(route, seconds) {
       shell.observe({ route }, seconds);
     },

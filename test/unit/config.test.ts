@@ -205,6 +205,15 @@ describe('a bad value', () => {
     ['SHUTDOWN_DELAY_MS', '5s'],
     ['ANALYTICS_SPEED_INSIGHTS', '//cdn.example.com/si.js'],
     ['COMPRESSION', 'brotli'],
+    ['LISTEN_BACKLOG', '0'],
+    ['LISTEN_SOCKETS', '0'],
+    ['LISTEN_SOCKETS', '257'],
+    ['OVERLOAD_GUARD', 'maybe'],
+    ['OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', '100ms'],
+    ['OVERLOAD_MAX_IN_FLIGHT', '-1'],
+    ['OVERLOAD_MAX_HEAP_USED_MB', '1.5'],
+    ['OVERLOAD_MAX_RSS_MB', 'lots'],
+    ['OVERLOAD_RETRY_AFTER_S', '0'],
     ['TELEMETRY_RATE_PER_MINUTE', '0'],
     // A script's origin goes into the Content-Security-Policy: nothing that could split it.
     ['ANALYTICS_PAGE_VIEWS', 'https://evil.example;script-src-elem'],
@@ -315,6 +324,35 @@ describe('MAKE_MISSING_SECRETS (npm start)', () => {
     expect(() => parseConfig({ MAKE_MISSING_SECRETS: 'yes please' }, defaults)).toThrow('Invalid MAKE_MISSING_SECRETS="yes please"');
     expect(() => parse({ MAKE_MISSING_SECRETS: 'yes please' })).toThrow('Invalid MAKE_MISSING_SECRETS="yes please"');
     expect(() => readSecret({ MAKE_MISSING_SECRETS: 'yes please', APP_SECRET: SECRET }, 'APP_SECRET')).toThrow('Invalid MAKE_MISSING_SECRETS="yes please"');
+  });
+});
+
+describe('the overload settings', () => {
+  test('default to refusing past 100 ms of event-loop delay, with Retry-After: 2, a backlog of 2,048 and 16 listening sockets', () => {
+    const config = parse({});
+    expect(config.overload).toEqual({ maxEventLoopDelayMs: 100, maxInFlight: 0, maxHeapUsedBytes: 0, maxRssBytes: 0, retryAfterSeconds: 2 });
+    expect(config.listenBacklog).toBe(2_048);
+    expect(config.listenSockets).toBe(16);
+  });
+
+  test('are read from the environment, memory in MiB', () => {
+    const config = parse({
+      OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '250',
+      OVERLOAD_MAX_IN_FLIGHT: '400',
+      OVERLOAD_MAX_HEAP_USED_MB: '512',
+      OVERLOAD_MAX_RSS_MB: '1024',
+      OVERLOAD_RETRY_AFTER_S: '10',
+      LISTEN_BACKLOG: '511',
+      LISTEN_SOCKETS: '1',
+    });
+    expect(config.overload).toEqual({ maxEventLoopDelayMs: 250, maxInFlight: 400, maxHeapUsedBytes: 512 * 1_048_576, maxRssBytes: 1024 * 1_048_576, retryAfterSeconds: 10 });
+    expect(config.listenBacklog).toBe(511);
+    expect(config.listenSockets).toBe(1);
+  });
+
+  test('OVERLOAD_GUARD=off refuses nothing, and a bad limit is still named', () => {
+    expect(parse({ OVERLOAD_GUARD: 'off' }).overload).toBeUndefined();
+    expect(() => parse({ OVERLOAD_GUARD: 'off', OVERLOAD_RETRY_AFTER_S: 'soon' })).toThrow('Invalid OVERLOAD_RETRY_AFTER_S="soon"');
   });
 });
 
