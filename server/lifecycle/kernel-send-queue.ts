@@ -11,6 +11,8 @@ export const SEND_QUEUE_READ_INTERVAL_MS = 1_000;
 /** A read waits this long for more checks: the deadlines of pipelined requests pass within milliseconds of each other. */
 const GATHER_MS = 20;
 
+const LITTLE_ENDIAN = endianness() === 'LE';
+
 /** The 16 bytes of an IPv6 address (`::` expanded, an IPv4 tail such as `::ffff:127.0.0.1` included). */
 function ipv6Bytes(address: string): number[] {
   const [head = '', tail] = (address.split('%')[0] ?? '').split('::');
@@ -42,7 +44,7 @@ function kernelAddress(address: string, port: number): string | undefined {
   let hex = '';
   for (let word = 0; word < bytes.length; word += 4) {
     const group = bytes.slice(word, word + 4);
-    if (endianness() === 'LE') group.reverse();
+    if (LITTLE_ENDIAN) group.reverse();
     for (const byte of group) hex += byte.toString(16).padStart(2, '0');
   }
   return `${hex.toUpperCase()}:${port.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -51,7 +53,19 @@ function kernelAddress(address: string, port: number): string | undefined {
 interface Lookup {
   readonly table: 'tcp' | 'tcp6';
   readonly key: string;
-  readonly resolve: (bytes: number | undefined) => void;
+  readonly resolve: (reading: SendQueueReading) => void;
+}
+
+/** What the kernel said of one connection. */
+export interface SendQueueReading {
+  /**
+   * The bytes written on the connection that the kernel still holds, not yet acknowledged by
+   * the client: what Node handed over but a client that stopped reading never took.
+   * `undefined` where the kernel does not say (not Linux, no procfs, the connection gone).
+   */
+  readonly unacknowledged: number | undefined;
+  /** When the read began (performance.now()): what it says holds from then on at the earliest. */
+  readonly at: number;
 }
 
 /** `local remote` to the bytes the kernel still holds unacknowledged (tx_queue), for one table. */
@@ -76,12 +90,8 @@ async function readTable(table: 'tcp' | 'tcp6'): Promise<Map<string, number> | u
 }
 
 export interface SendQueueReader {
-  /**
-   * The bytes written on `socket` that the kernel still holds, not yet acknowledged by the
-   * client: what Node handed over but a client that stopped reading never took. `undefined`
-   * where the kernel does not say (not Linux, no procfs, the connection already gone).
-   */
-  unacknowledgedBytes(socket: Socket): Promise<number | undefined>;
+  /** The kernel's send queue of `socket`, at the next read of its tables. */
+  unacknowledgedBytes(socket: Socket): Promise<SendQueueReading>;
 }
 
 /**
@@ -98,11 +108,12 @@ export function createSendQueueReader(intervalMs = SEND_QUEUE_READ_INTERVAL_MS):
   async function readWaiting(): Promise<void> {
     const batch = waiting;
     waiting = [];
-    lastReadAt = performance.now();
+    const at = performance.now();
+    lastReadAt = at;
     const tables = new Map<string, Map<string, number> | undefined>();
     for (const table of new Set(batch.map((lookup) => lookup.table))) tables.set(table, await readTable(table));
     scheduled = false;
-    for (const lookup of batch) lookup.resolve(tables.get(lookup.table)?.get(lookup.key));
+    for (const lookup of batch) lookup.resolve({ unacknowledged: tables.get(lookup.table)?.get(lookup.key), at });
     if (waiting.length > 0) schedule();
   }
 
@@ -113,14 +124,15 @@ export function createSendQueueReader(intervalMs = SEND_QUEUE_READ_INTERVAL_MS):
   }
 
   return {
-    unacknowledgedBytes: function unacknowledgedBytes(socket: Socket): Promise<number | undefined> {
+    unacknowledgedBytes: function unacknowledgedBytes(socket: Socket): Promise<SendQueueReading> {
+      const unknown = { unacknowledged: undefined, at: performance.now() };
       const { localAddress, localPort, remoteAddress, remotePort } = socket;
       if (process.platform !== 'linux' || localAddress === undefined || localPort === undefined || remoteAddress === undefined || remotePort === undefined) {
-        return Promise.resolve(undefined);
+        return Promise.resolve(unknown);
       }
       const local = kernelAddress(localAddress, localPort);
       const remote = kernelAddress(remoteAddress, remotePort);
-      if (local === undefined || remote === undefined) return Promise.resolve(undefined);
+      if (local === undefined || remote === undefined) return Promise.resolve(unknown);
       const table = isIPv4(localAddress) ? 'tcp' : 'tcp6';
       return new Promise((resolve) => {
         waiting.push({ table, key: `${local} ${remote}`, resolve });
