@@ -17,8 +17,9 @@ export interface HttpServerOptions {
   readonly connectionsCheckingIntervalMs?: number;
   /**
    * Every answer the app has written must have reached the client this long after its request
-   * arrived, or the connection is closed: the bound pages have from the render timeout, for every
-   * answer. Default `DEFAULTS.renderTimeoutMs` (10 s); pass the configured render timeout.
+   * arrived (acknowledged by its kernel, delivery-deadline.ts), or the connection is reset: the
+   * bound pages have from the render timeout, for every answer. Default
+   * `DEFAULTS.renderTimeoutMs` (10 s); pass the configured render timeout.
    */
   readonly deliveryTimeoutMs?: number;
   readonly logger?: Logger;
