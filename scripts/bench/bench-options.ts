@@ -25,15 +25,21 @@ export interface BenchOptions {
   readonly manyDeferredRuns: number;
   /** Builds, measures the many-deferred-values figure alone and prints it. */
   readonly manyDeferredOnly: boolean;
+  /** Seconds of each run of the overload figure (1,000 connections on the app-shaped page); 0 skips it. */
+  readonly overloadSeconds: number;
+  /** Builds, measures the overload figure alone and prints it. */
+  readonly overloadOnly: boolean;
 }
 
 export const USAGE = `npm run bench -- [--duration S] [--warmup S] [--rounds N] [--cold-starts N]
                     [--scenarios id,id] [--json FILE] [--cpu-prof DIR]
                     [--lighthouse-runs N] [--no-lighthouse] [--cold-start-only]
                     [--many-deferred-runs N] [--many-deferred-only]
+                    [--overload-seconds S] [--overload-only]
 Defaults: BENCH_DURATION=5, BENCH_WARMUP=2, BENCH_ROUNDS=2, BENCH_COLD_STARTS=15,
 BENCH_LIGHTHOUSE_RUNS=3 (--no-lighthouse, or 0, skips the Lighthouse section),
-BENCH_MANY_DEFERRED_RUNS=5 (0 skips the many-deferred-values figure).`;
+BENCH_MANY_DEFERRED_RUNS=5 (0 skips the many-deferred-values figure),
+BENCH_OVERLOAD_SECONDS=10 (0 skips the overload figure).`;
 
 const { number, integer } = numericFlags(USAGE);
 
@@ -53,6 +59,8 @@ export function parseBenchOptions(args: readonly string[], env: NodeJS.ProcessEn
       'cold-start-only': { type: 'boolean' },
       'many-deferred-runs': { type: 'string' },
       'many-deferred-only': { type: 'boolean' },
+      'overload-seconds': { type: 'string' },
+      'overload-only': { type: 'boolean' },
     },
     allowNegative: true,
     strict: true,
@@ -73,5 +81,7 @@ export function parseBenchOptions(args: readonly string[], env: NodeJS.ProcessEn
     coldStartOnly: values['cold-start-only'] === true,
     manyDeferredRuns: integer('--many-deferred-runs', values['many-deferred-runs'] ?? env.BENCH_MANY_DEFERRED_RUNS, 5, 0, 50),
     manyDeferredOnly: values['many-deferred-only'] === true,
+    overloadSeconds: integer('--overload-seconds', values['overload-seconds'] ?? env.BENCH_OVERLOAD_SECONDS, 10, 0, 60),
+    overloadOnly: values['overload-only'] === true,
   };
 }

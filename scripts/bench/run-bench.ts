@@ -12,6 +12,7 @@ import { measureLighthouse, type LighthouseReport } from './lighthouse-section.t
 import { coldStartTable, formatReport } from './format-table.ts';
 import { describeMachine } from './machine.ts';
 import { manyDeferredSection, measureManyDeferred, type ManyDeferredFigure } from './many-deferred.ts';
+import { measureOverload, overloadSection, type OverloadFigure } from './overload.ts';
 import { measurePageWeights } from './page-weights.ts';
 import { coldStartRows, firstLoadRows, scenarioRows, type BenchReport } from './report.ts';
 import { runScenario, type ScenarioResult } from './run-scenario.ts';
@@ -53,7 +54,7 @@ if (unknown.length > 0) {
   process.stderr.write(`bench: unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.id).join(', ')}\n${USAGE}\n`);
   process.exit(2);
 }
-const onlyOne = options.coldStartOnly || options.manyDeferredOnly;
+const onlyOne = options.coldStartOnly || options.manyDeferredOnly || options.overloadOnly;
 const scenarios = onlyOne ? [] : options.scenarios.length === 0 ? SCENARIOS : SCENARIOS.filter((scenario) => options.scenarios.includes(scenario.id));
 // Lighthouse drives the machine's Chromium (never a downloaded one): say so before building.
 if (!onlyOne && options.lighthouseRuns > 0 && !isPresent(chromiumPath())) {
@@ -64,9 +65,11 @@ if (!onlyOne && options.lighthouseRuns > 0 && !isPresent(chromiumPath())) {
 }
 
 // Bounded: twice the planned load time plus two minutes for builds, starts and cold starts,
-// a minute per Lighthouse run (one takes about 10 s), and 10 s per many-deferred run.
+// a minute per Lighthouse run (one takes about 10 s), 10 s per many-deferred run, and the
+// overload figure's two runs with their deadlines.
 const plannedSeconds = scenarios.reduce((total, scenario) => total + (1 + scenario.others.length) * (options.warmupSeconds + options.rounds * options.durationSeconds), 0);
-const deadlineSeconds = Math.round(plannedSeconds * 2 + 120 + options.lighthouseRuns * 60 + options.manyDeferredRuns * 10);
+const overloadBound = options.overloadSeconds === 0 ? 0 : 2 * (options.overloadSeconds + 30);
+const deadlineSeconds = Math.round(plannedSeconds * 2 + 120 + options.lighthouseRuns * 60 + options.manyDeferredRuns * 10 + overloadBound);
 const deadline = setTimeout(() => {
   progress(`bench: still running after ${deadlineSeconds} s, giving up`);
   process.exit(1);
@@ -96,6 +99,19 @@ const assetPath = await staticAssetPath(build.clientDir);
 const results: ScenarioResult[] = [];
 for (const scenario of scenarios) {
   results.push(await runScenario(scenario, specs, { ...options, assetPath, logDir, progress }));
+}
+
+let overload: OverloadFigure | undefined;
+if (options.overloadSeconds > 0 && !options.coldStartOnly && !options.manyDeferredOnly) {
+  progress(`bench: overload (1,000 connections on the app-shaped page, ${options.overloadSeconds} s, with and without its measures)`);
+  overload = await measureOverload(unprofiled['product-fixture'], options.overloadSeconds, logDir);
+}
+if (options.overloadOnly) {
+  rmSync(logDir, { recursive: true, force: true });
+  process.stdout.write(
+    `\n${overload === undefined ? 'overload figure skipped (--overload-seconds 0)\n' : overloadSection(overload)}commit ${commit() ?? 'unknown'}, load average ${machine.loadAverage} at start\n`,
+  );
+  process.exit(0);
 }
 
 let manyDeferred: ManyDeferredFigure | undefined;
@@ -156,8 +172,9 @@ const report: BenchReport = {
 const checks = checkTargets(report);
 process.stdout.write(`\n${formatReport(report, checks)}`);
 if (manyDeferred !== undefined) process.stdout.write(`\n${manyDeferredSection(manyDeferred)}`);
+if (overload !== undefined) process.stdout.write(`\n${overloadSection(overload)}`);
 if (options.jsonFile !== undefined) {
-  writeFileSync(options.jsonFile, `${JSON.stringify({ ...report, targets: checks, manyDeferred }, null, 2)}\n`);
+  writeFileSync(options.jsonFile, `${JSON.stringify({ ...report, targets: checks, manyDeferred, overload }, null, 2)}\n`);
   progress(`bench: wrote ${options.jsonFile}`);
 }
 if (cpuProfileDir !== undefined) {

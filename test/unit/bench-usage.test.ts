@@ -17,6 +17,7 @@ describe('the bench help text', () => {
     ['BENCH_COLD_STARTS', defaults.coldStarts],
     ['BENCH_LIGHTHOUSE_RUNS', defaults.lighthouseRuns],
     ['BENCH_MANY_DEFERRED_RUNS', defaults.manyDeferredRuns],
+    ['BENCH_OVERLOAD_SECONDS', defaults.overloadSeconds],
   ])('states the default the parser uses for %s', (variable, parsed) => {
     expect(stated(variable)).toBe(parsed);
   });
