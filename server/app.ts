@@ -61,7 +61,7 @@ export interface AppOptions {
   readonly compression?: boolean;
   /**
    * Refuse new requests with 503 and `Retry-After` while the process is saturated
-   * (docs/security.md#overload). Default: off; main.ts passes the configured limits.
+   * (docs/security.md#overload). Default: off; start-server.ts passes the configured limits.
    */
   readonly overload?: (OverloadLimits & Pick<OverloadGuardOptions, 'readings' | 'sampleIntervalMs' | 'logIntervalMs'>) | undefined;
   /** Prometheus series to record into; served by main.ts on its own port. Default: none. */
@@ -148,7 +148,8 @@ function overloadGuard(options: AppOptions, pages: StatusPages) {
   const { overload, logger, metrics } = options;
   if (overload === undefined) return undefined;
   const { readings, sampleIntervalMs, logIntervalMs, ...limits } = overload;
-  return createOverloadGuard({ limits, pages, logger, refusals: metrics?.overloadRefusals, readings, sampleIntervalMs, logIntervalMs });
+  const passPrefixes = [ASSETS_PATH];
+  return createOverloadGuard({ limits, pages, logger, refusals: metrics?.overloadRefusals, readings, sampleIntervalMs, logIntervalMs, passPrefixes });
 }
 
 /** The page policy: the built styles' hashes, and the origins of the analytics and of the live reload. */

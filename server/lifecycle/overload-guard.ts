@@ -80,10 +80,15 @@ export interface OverloadGuardOptions {
   readonly sampleIntervalMs?: number;
   /** At most one warn line per this interval, with the counts since the last. Default 10 s. */
   readonly logIntervalMs?: number;
+  /**
+   * Paths under these pass while saturated: the built files (`/assets/`), answered from memory,
+   * so that a page already answered is not left without its scripts and styles.
+   */
+  readonly passPrefixes?: readonly string[];
 }
 
 export interface OverloadGuard {
-  /** The middleware: 503 with `Retry-After` while saturated; probes always pass. */
+  /** The middleware: 503 with `Retry-After` while saturated; probes and built files always pass. */
   readonly refuseWhenOverloaded: RequestHandler;
   /** Why the server is saturated now, or undefined: `/readyz` answers 503 while it is. */
   saturation(): OverloadReason | undefined;
@@ -108,6 +113,7 @@ export function createOverloadGuard(options: OverloadGuardOptions): OverloadGuar
   let sampledAt = Number.NEGATIVE_INFINITY;
   let inFlight = 0;
   const retryAfter = String(limits.retryAfterSeconds);
+  const passPrefixes = options.passPrefixes ?? [];
 
   // The log line: the first refusal after a quiet interval is logged at once; later ones are
   // counted and written together when the interval is over.
@@ -176,7 +182,7 @@ export function createOverloadGuard(options: OverloadGuardOptions): OverloadGuar
 
   return {
     refuseWhenOverloaded: function refuseWhenOverloaded(req: Request, res: Response, next: NextFunction) {
-      if (probeOf(req.path) !== undefined) {
+      if (probeOf(req.path) !== undefined || passPrefixes.some((prefix) => req.path.startsWith(prefix))) {
         next();
         return;
       }

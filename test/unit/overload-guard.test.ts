@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { processReadings, type LoadReadings, type OverloadLimits, type ReadingSource } from '../../server/lifecycle/overload-guard.ts';
 import { createMetrics } from '../../server/observability/metrics.ts';
 import type { PageRouteDefinition } from '../../shared/route-definition.ts';
-import { buildApp, delay, LEVEL, waitFor, type LogLine } from '../support/build-app.ts';
+import { asHydrating, buildApp, delay, LEVEL, waitFor, type LogLine } from '../support/build-app.ts';
 import { unitRoutes } from '../support/pages.tsx';
 
 /** Readings a test sets: the guard reads them as it would the process's. */
@@ -72,6 +72,15 @@ describe('the overload guard', () => {
     expect(ready.status).toBe(200);
     expect(ready.text).toBe('ok\n');
     expect((await request(app).get('/users/1')).status).toBe(200);
+  });
+
+  test('lets built files through while saturated, so a page already answered gets its scripts', async () => {
+    const { routes, assets } = asHydrating(unitRoutes());
+    const { app } = buildApp(routes, { assets, overload: { ...LIMITS, readings: fakeReadings({ eventLoopDelayMs: 500 }), sampleIntervalMs: 0 } });
+    const file = await request(app).get('/assets/fixture.js');
+    expect(file.status).not.toBe(503);
+    expect(file.headers['retry-after']).toBeUndefined();
+    await request(app).get('/users/1').expect(503);
   });
 
   test.each([
