@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { createTestApp } from '../server/testing/test-app.ts';
+import { createTestApp } from 'react-stream-shell/testing';
 import app from './app.ts';
 
 describe('the app', () => {

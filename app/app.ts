@@ -1,6 +1,5 @@
-import { ConfigError, defineApp, type Environment, readSecret } from '../server/app-definition.ts';
-import { createCookieSessionStorage } from '../server/sessions/cookie-session.ts';
-import { APP_NAME } from '../shared/app-info.ts';
+import { ConfigError, createCookieSessionStorage, defineApp, type Environment, readSecret } from 'react-stream-shell/server';
+import { SITE_NAME } from './site.ts';
 import type { SessionFields } from './context.ts';
 import { createGuestbookStore, GuestbookFileError, type GuestbookStore } from './guestbook/store.server.ts';
 import { routes } from './routes.ts';
@@ -25,7 +24,7 @@ function openGuestbook(env: Environment): GuestbookStore {
  */
 export default defineApp({
   routes,
-  site: { name: APP_NAME, description: 'A guest book streamed by React 19 from Express 5.' },
+  site: { name: SITE_NAME, description: 'A guest book streamed by React 19 from Express 5.' },
   // Read once at start; a bad value stops the start naming the variable.
   settings: (env) => ({
     guestbook: openGuestbook(env),

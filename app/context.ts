@@ -1,4 +1,4 @@
-import type { Session, SessionStorage } from '../server/sessions/cookie-session.ts';
+import type { Session, SessionStorage } from 'react-stream-shell/server';
 import type { GuestbookStore } from './guestbook/store.server.ts';
 
 /** Who signed in, as their session cookie says. */
@@ -13,7 +13,7 @@ export interface SessionFields {
 }
 
 /** The app's per-request context, made by `getLoadContext` in app.ts: every `load` and `action` gets it. */
-declare module '../shared/route-definition.ts' {
+declare module 'react-stream-shell' {
   interface AppLoadContext {
     readonly guestbook: GuestbookStore;
     readonly sessions: SessionStorage<SessionFields>;

@@ -1,4 +1,4 @@
-import { layout, route, type RouteTableEntry } from '../shared/route-definition.ts';
+import { layout, route, type RouteTableEntry } from 'react-stream-shell';
 import * as entries from './api/entries.ts';
 import * as guestbookLayout from './layouts/guestbook.tsx';
 import * as root from './layouts/root.tsx';

@@ -4,6 +4,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 import { join, relative, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { ASSETS_PATH, MANIFEST_FILE, type ClientManifest, type PageAssets } from '../server/render/client-assets.ts';
+import { readDoor } from './client-build/door-imports.ts';
 import { pageModulesPlugin } from './client-build/page-modules-plugin.ts';
 import { findPageEntries, type PageEntries } from './client-build/route-table-reader.ts';
 import { serverModulesPlugin } from './client-build/server-modules-plugin.ts';
@@ -14,6 +15,9 @@ export { findPageEntries, type PageEntries };
 export const ROOT = resolve(import.meta.dirname, '..');
 /** The app's route table (app/routes.ts), read by the build without being run. */
 export const APP_ROUTES = join(ROOT, 'app', 'routes.ts');
+
+/** The package's main door (package.json's `exports['.']`), whose names the client build imports from where they are defined. */
+const MAIN_DOOR_FILE = join(ROOT, 'shared', 'index.ts');
 
 export interface ClientBuildOptions {
   /** A module whose `routes` export is the route table; the page modules it names are the entries. */
@@ -78,7 +82,7 @@ export function clientBuildOptions(entries: PageEntries, { outDir, mode }: Omit<
     // Layout modules lose their server exports as page modules do.
     plugins: [
       pageEntriesPlugin(files, layouts),
-      pageModulesPlugin({ pages: files.values(), layouts: [...layouts.values()].flat() }),
+      pageModulesPlugin({ pages: files.values(), layouts: [...layouts.values()].flat(), door: readDoor(MAIN_DOOR_FILE) }),
       serverModulesPlugin(),
       // Images and fonts named by the pages' CSS and modules, copied beside the scripts.
       assetUrlsPlugin({ copyInto: join(outDir, 'assets') }),

@@ -7,7 +7,7 @@ export type RouteParams = Readonly<Record<string, string>>;
 /**
  * The app's own per-request value (a session, a database handle), made by
  * `createApp({ getLoadContext })`. An app states its shape once by declaration merging:
- * `declare module '.../shared/route-definition.ts' { interface AppLoadContext { session?: Session } }`.
+ * `declare module 'react-stream-shell' { interface AppLoadContext { session?: Session } }`.
  */
 // biome-ignore lint/suspicious/noEmptyInterface: empty until an app fills it by declaration merging, which a type alias cannot take
 export interface AppLoadContext {}

@@ -1,4 +1,4 @@
-import type { LoadContext } from '../../shared/route-definition.ts';
+import type { LoadContext } from 'react-stream-shell';
 
 /** `GET /api/entries`: the guest book as JSON, newest first; a resource route (docs/responses.md). */
 export async function load({ context }: LoadContext): Promise<Response> {

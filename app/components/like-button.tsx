@@ -1,4 +1,4 @@
-import { useFetcher } from '../../shared/fetcher.tsx';
+import { useFetcher } from 'react-stream-shell';
 import type { action } from '../pages/entry.tsx';
 
 /**

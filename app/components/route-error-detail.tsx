@@ -1,5 +1,4 @@
-import { Link } from '../../shared/link.tsx';
-import { isRouteErrorResponse, useRouteError } from '../../shared/route-errors.tsx';
+import { isRouteErrorResponse, Link, useRouteError } from 'react-stream-shell';
 
 /** What a boundary of the app says under its heading: the status, or the digest to quote, and a way back. */
 export function RouteErrorDetail() {

@@ -1,6 +1,5 @@
-import { APP_NAME } from '../../shared/app-info.ts';
-import { Form } from '../../shared/form.tsx';
-import { Link } from '../../shared/link.tsx';
+import { SITE_NAME } from '../site.ts';
+import { Form, Link } from 'react-stream-shell';
 import type { Visitor } from '../context.ts';
 
 /**
@@ -11,7 +10,7 @@ export function SiteHeader({ visitor }: { readonly visitor: Visitor | null }) {
   return (
     <header className="app-header">
       <Link href="/" className="app-name">
-        {APP_NAME}
+        {SITE_NAME}
       </Link>
       <nav aria-label="Site" className="site-nav">
         <Link href="/guestbook">Guest book</Link> <Link href="/admin">Admin</Link>{' '}

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import { afterAll, describe, expect, test } from 'vitest';
-import { createTestApp } from '../../server/testing/test-app.ts';
+import { createTestApp } from 'react-stream-shell/testing';
 import app from '../app.ts';
 import { createGuestbookStore, GuestbookFileError } from './store.server.ts';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { START_EXIT } from '../../server/start-server.ts';
+import { START_EXIT } from 'react-stream-shell/server';
 
 /** The production entry as `npm run build` writes it (npm test builds before the tests run). */
 const MAIN_ENTRY = join(import.meta.dirname, '..', '..', 'dist', 'server', 'main.js');

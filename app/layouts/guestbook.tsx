@@ -1,9 +1,6 @@
 import { Suspense, use } from 'react';
-import type { LayoutHead } from '../../shared/head.ts';
-import { Link } from '../../shared/link.tsx';
-import type { LoadContext } from '../../shared/route-definition.ts';
+import { type LayoutHead, Link, type LoadContext, Outlet, useLoaderData } from 'react-stream-shell';
 import { RouteErrorDetail } from '../components/route-error-detail.tsx';
-import { Outlet, useLoaderData } from '../../shared/route-hooks.tsx';
 import type { GuestbookStats } from '../guestbook/store.server.ts';
 import '../guestbook/guestbook.css';
 

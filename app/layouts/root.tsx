@@ -1,5 +1,4 @@
-import type { LoadContext, ShouldRevalidateArgs } from '../../shared/route-definition.ts';
-import { Outlet, useLoaderData } from '../../shared/route-hooks.tsx';
+import { type LoadContext, Outlet, type ShouldRevalidateArgs, useLoaderData } from 'react-stream-shell';
 import { SiteHeader } from '../components/site-header.tsx';
 import '../styles/site.css';
 

@@ -1,7 +1,4 @@
-import type { PageHead } from '../../shared/head.ts';
-import { Link } from '../../shared/link.tsx';
-import type { LoadContext, LoadedData, PageProps } from '../../shared/route-definition.ts';
-import { forbidden, unauthorized } from '../../shared/status-helpers.ts';
+import { forbidden, Link, type LoadContext, type LoadedData, type PageHead, type PageProps, unauthorized } from 'react-stream-shell';
 
 export const head: PageHead = { title: 'Admin', robots: 'noindex' };
 

@@ -1,8 +1,16 @@
-import type { PageHead } from '../../shared/head.ts';
-import { Link } from '../../shared/link.tsx';
-import type { ActionContext, LoadContext, LoadedData, PageProps, RouteParams } from '../../shared/route-definition.ts';
-import { useActionData, useLoaderData, useParams } from '../../shared/route-hooks.tsx';
-import { notFound } from '../../shared/status-helpers.ts';
+import {
+  type ActionContext,
+  Link,
+  type LoadContext,
+  type LoadedData,
+  notFound,
+  type PageHead,
+  type PageProps,
+  type RouteParams,
+  useActionData,
+  useLoaderData,
+  useParams,
+} from 'react-stream-shell';
 import { LikeButton } from '../components/like-button.tsx';
 import { RouteErrorDetail } from '../components/route-error-detail.tsx';
 

@@ -1,9 +1,16 @@
-import { invalid, redirect, type InvalidData } from '../../shared/action-helpers.ts';
-import { Form } from '../../shared/form.tsx';
-import type { PageHead } from '../../shared/head.ts';
-import { Link } from '../../shared/link.tsx';
-import { useNavigationState } from '../../shared/navigation.ts';
-import type { ActionContext, LoadContext, LoadedData, PageProps } from '../../shared/route-definition.ts';
+import {
+  type ActionContext,
+  Form,
+  invalid,
+  type InvalidData,
+  Link,
+  type LoadContext,
+  type LoadedData,
+  type PageHead,
+  type PageProps,
+  redirect,
+  useNavigationState,
+} from 'react-stream-shell';
 import { LikeButton } from '../components/like-button.tsx';
 import { TextField } from '../components/text-field.tsx';
 import type { Entry } from '../guestbook/store.server.ts';

@@ -1,6 +1,5 @@
-import { APP_NAME } from '../../shared/app-info.ts';
-import type { PageHead } from '../../shared/head.ts';
-import type { PageProps } from '../../shared/route-definition.ts';
+import { SITE_NAME } from '../site.ts';
+import type { PageHead, PageProps } from 'react-stream-shell';
 
 export const head: PageHead = {
   title: 'Home',
@@ -11,7 +10,7 @@ export const head: PageHead = {
 export default function HomePage(_props: PageProps) {
   return (
     <main className="app-main">
-      <h1>{APP_NAME}</h1>
+      <h1>{SITE_NAME}</h1>
       <p>The server streamed this page and the browser hydrated it.</p>
     </main>
   );

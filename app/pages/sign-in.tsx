@@ -1,7 +1,4 @@
-import { invalid, redirect, type InvalidData } from '../../shared/action-helpers.ts';
-import { Form } from '../../shared/form.tsx';
-import type { PageHead } from '../../shared/head.ts';
-import type { ActionContext, PageProps } from '../../shared/route-definition.ts';
+import { type ActionContext, Form, invalid, type InvalidData, type PageHead, type PageProps, redirect } from 'react-stream-shell';
 import { TextField } from '../components/text-field.tsx';
 import { nameError } from '../visitor-name.ts';
 

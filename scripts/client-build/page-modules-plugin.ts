@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type * as esbuild from 'esbuild';
 import { displayPath } from './display-path.ts';
+import { withDirectImports, type DoorMap } from './door-imports.ts';
 import { refuseForeignExports, type RouteModuleRole } from './foreign-exports.ts';
 import { LocatedError } from './located-error.ts';
 import { withoutServerExports } from './server-exports.ts';
@@ -13,9 +14,18 @@ const LOADERS: Readonly<Record<string, esbuild.Loader>> = { '.tsx': 'tsx', '.ts'
  * `action` and `head` and what only they use (server-exports.ts): the browser never gets them,
  * nor the server modules they import. A module exporting one of React Router's names this
  * framework does not read (`loader`, `meta`, ...), or one its role does not (a layout's `action`),
- * stops the build (foreign-exports.ts).
+ * stops the build (foreign-exports.ts). Every module outside node_modules, page or not, imports
+ * the package's public names from the modules that define them (door-imports.ts).
  */
-export function pageModulesPlugin({ pages: pageFiles, layouts: layoutFiles }: { readonly pages: Iterable<string>; readonly layouts: Iterable<string> }): esbuild.Plugin {
+export function pageModulesPlugin({
+  pages: pageFiles,
+  layouts: layoutFiles,
+  door,
+}: {
+  readonly pages: Iterable<string>;
+  readonly layouts: Iterable<string>;
+  readonly door: DoorMap;
+}): esbuild.Plugin {
   const roles = new Map<string, RouteModuleRole>();
   for (const file of pageFiles) roles.set(file, 'page');
   for (const file of layoutFiles) roles.set(file, roles.get(file) === 'page' ? 'page and layout' : 'layout');
@@ -23,13 +33,19 @@ export function pageModulesPlugin({ pages: pageFiles, layouts: layoutFiles }: { 
     name: 'page-modules',
     setup(build) {
       build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args): Promise<esbuild.OnLoadResult | undefined> => {
-        const role = args.namespace === 'file' ? roles.get(args.path) : undefined;
-        if (role === undefined) return undefined;
+        if (args.namespace !== 'file' || args.path.includes('/node_modules/')) return undefined;
+        const role = roles.get(args.path);
         const text = await readFile(args.path, 'utf8');
+        const loader = LOADERS[extname(args.path)] ?? 'ts';
+        if (role === undefined) {
+          const contents = withDirectImports(text, door);
+          return contents === undefined ? undefined : { contents, loader };
+        }
         try {
           refuseForeignExports(text, args.path, role);
-          const contents = withoutServerExports(text, args.path);
-          return contents === undefined ? undefined : { contents, loader: LOADERS[extname(args.path)] ?? 'ts' };
+          const stripped = withoutServerExports(text, args.path);
+          const contents = withDirectImports(stripped ?? text, door) ?? stripped;
+          return contents === undefined ? undefined : { contents, loader };
         } catch (error) {
           if (!(error instanceof LocatedError)) throw error;
           const location = { file: displayPath(args.path, build.initialOptions.absWorkingDir), line: error.line, column: error.column, lineText: error.lineText };

@@ -1,0 +1,20 @@
+/**
+ * The package's server door (`react-stream-shell/server`): the app's declaration, its settings
+ * and secrets, sessions, and the pieces of a custom server. Public and semver-bound (docs/api.md);
+ * every other module of `server/` is private.
+ */
+
+export { defineApp, resolveApp, type AppDefinition, type Environment, type ResolvedApp } from './app-definition.ts';
+export { ConfigError, parseConfig, readSecret, type Config } from './config.ts';
+export {
+  createCookieSessionStorage,
+  MAX_SESSION_COOKIE_BYTES,
+  SESSION_SECRET_MIN_LENGTH,
+  SessionTooLargeError,
+  type Session,
+  type SessionCookieOptions,
+  type SessionData,
+  type SessionStorage,
+} from './sessions/cookie-session.ts';
+export { createApp, type AppOptions } from './app.ts';
+export { START_EXIT, startServer, type RunningServer, type StartOptions } from './start-server.ts';
