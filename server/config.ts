@@ -66,7 +66,8 @@ export const DEFAULTS = {
   telemetryRatePerMinute: 60,
   compression: true,
   listenBacklog: 2_048,
-  listenSockets: 16,
+  // SO_REUSEPORT as Node offers it: Linux here; macOS and Windows would refuse to listen.
+  listenSockets: process.platform === 'linux' ? 16 : 1,
   overloadMaxEventLoopDelayMs: 100,
   overloadMaxInFlight: 0,
   overloadRetryAfterSeconds: 2,
