@@ -15,14 +15,16 @@ export const SERVER_LABELS: Readonly<Record<ServerKey, string>> = {
 
 /**
  * The product runs as in production (NODE_ENV=production, info logs to a file), with no
- * shutdown delay so the bench does not wait 5 s per stop. With `cpuProfileDir`, the product's
+ * shutdown delay so the bench does not wait 5 s per stop, and no overload guard. With `cpuProfileDir`, the product's
  * builds write a V8 CPU profile there when they exit. The React and Express baselines start with
  * Node's compile cache on (`NODE_COMPILE_CACHE`, beside their bundles), as the product does, so
  * a cold start compares loading, not compiling; they exit on the bench's SIGTERM so that Node
  * writes it (baseline-exit.ts).
  */
 export function serverSpecs(build: BenchBuild, cpuProfileDir: string | undefined): Readonly<Record<ServerKey, BenchServerSpec>> {
-  const productEnv = { SHUTDOWN_DELAY_MS: '0', LOG_LEVEL: 'info' };
+  // Without the overload guard: autocannon's clients ignore Retry-After, and a scenario would time
+  // the 503 page instead of its own; the overload figure (overload.ts) turns it back on.
+  const productEnv = { SHUTDOWN_DELAY_MS: '0', LOG_LEVEL: 'info', OVERLOAD_GUARD: 'off' };
   const profile = cpuProfileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`];
   const baselineEnv = { BENCH_CLIENT_DIR: build.clientDir, BENCH_FIXTURE_CLIENT_DIR: build.fixtureClientDir };
   // One folder each, so the cold start can check that each wrote its own (cold-start.ts).
