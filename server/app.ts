@@ -63,7 +63,7 @@ export interface AppOptions {
    * Refuse new requests with 503 and `Retry-After` while the process is saturated
    * (docs/security.md#overload). Default: off; start-server.ts passes the configured limits.
    */
-  readonly overload?: (OverloadLimits & Pick<OverloadGuardOptions, 'readings' | 'sampleIntervalMs' | 'logIntervalMs'>) | undefined;
+  readonly overload?: (OverloadLimits & Pick<OverloadGuardOptions, 'readings' | 'sampleIntervalMs' | 'logIntervalMs' | 'delayNeedsInFlight'>) | undefined;
   /** Prometheus series to record into; served by main.ts on its own port. Default: none. */
   readonly metrics?: Metrics | undefined;
   /**
@@ -147,9 +147,9 @@ export function createApp(options: AppOptions): Express {
 function overloadGuard(options: AppOptions, pages: StatusPages) {
   const { overload, logger, metrics } = options;
   if (overload === undefined) return undefined;
-  const { readings, sampleIntervalMs, logIntervalMs, ...limits } = overload;
+  const { readings, sampleIntervalMs, logIntervalMs, delayNeedsInFlight, ...limits } = overload;
   const passPrefixes = [ASSETS_PATH];
-  return createOverloadGuard({ limits, pages, logger, refusals: metrics?.overloadRefusals, readings, sampleIntervalMs, logIntervalMs, passPrefixes });
+  return createOverloadGuard({ limits, pages, logger, refusals: metrics?.overloadRefusals, readings, sampleIntervalMs, logIntervalMs, delayNeedsInFlight, passPrefixes });
 }
 
 /** The page policy: the built styles' hashes, and the origins of the analytics and of the live reload. */

@@ -76,6 +76,8 @@ export interface OverloadGuardOptions {
   readonly refusals?: RefusalCounter | undefined;
   /** Default: processReadings(). */
   readonly readings?: ReadingSource;
+  /** The late event loop refuses only with this many requests in flight. Default 8. */
+  readonly delayNeedsInFlight?: number;
   /** Readings are at most this old when a request is weighed. Default 10 ms. */
   readonly sampleIntervalMs?: number;
   /** At most one warn line per this interval, with the counts since the last. Default 10 s. */
@@ -96,7 +98,12 @@ export interface OverloadGuard {
   close(): void;
 }
 
-export const OVERLOAD_DEFAULTS = { sampleIntervalMs: 10, logIntervalMs: 10_000 } as const;
+/**
+ * `delayNeedsInFlight`: a late event loop counts as saturation only with this many requests in
+ * flight. One long turn with a few requests under way (a process compiling its first pages, a
+ * long collection) is no overload, and refusing would not shorten it.
+ */
+export const OVERLOAD_DEFAULTS = { sampleIntervalMs: 10, logIntervalMs: 10_000, delayNeedsInFlight: 8 } as const;
 
 /**
  * Refuses new work early, with a cheap 503, while the process is saturated, instead of taking
@@ -109,6 +116,7 @@ export function createOverloadGuard(options: OverloadGuardOptions): OverloadGuar
   const readings = options.readings ?? processReadings();
   const sampleIntervalMs = options.sampleIntervalMs ?? OVERLOAD_DEFAULTS.sampleIntervalMs;
   const logIntervalMs = options.logIntervalMs ?? OVERLOAD_DEFAULTS.logIntervalMs;
+  const delayNeedsInFlight = options.delayNeedsInFlight ?? OVERLOAD_DEFAULTS.delayNeedsInFlight;
   let latest: LoadReadings = { eventLoopDelayMs: 0, heapUsedBytes: 0, rssBytes: 0 };
   let sampledAt = Number.NEGATIVE_INFINITY;
   let inFlight = 0;
@@ -133,7 +141,7 @@ export function createOverloadGuard(options: OverloadGuardOptions): OverloadGuar
   function saturation(): OverloadReason | undefined {
     const { eventLoopDelayMs, heapUsedBytes, rssBytes } = current();
     if (limits.maxInFlight > 0 && inFlight >= limits.maxInFlight) return 'in_flight';
-    if (limits.maxEventLoopDelayMs > 0 && eventLoopDelayMs > limits.maxEventLoopDelayMs) return 'event_loop_delay';
+    if (limits.maxEventLoopDelayMs > 0 && inFlight >= delayNeedsInFlight && eventLoopDelayMs > limits.maxEventLoopDelayMs) return 'event_loop_delay';
     if (limits.maxHeapUsedBytes > 0 && heapUsedBytes > limits.maxHeapUsedBytes) return 'heap_used';
     if (limits.maxRssBytes > 0 && rssBytes > limits.maxRssBytes) return 'rss';
     return undefined;

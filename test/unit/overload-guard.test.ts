@@ -20,8 +20,9 @@ function fakeReadings(initial: Partial<LoadReadings> = {}): ReadingSource & { se
 
 const LIMITS: OverloadLimits = { maxEventLoopDelayMs: 100, maxInFlight: 0, maxHeapUsedBytes: 0, maxRssBytes: 0, retryAfterSeconds: 3 };
 
-function guardedApp(readings: ReadingSource, { limits = LIMITS, logIntervalMs = 10_000, routes = unitRoutes() } = {}) {
-  return buildApp(routes, { overload: { ...limits, readings, sampleIntervalMs: 0, logIntervalMs } });
+/** The tests' requests come one at a time: a late loop refuses with none in flight unless a test says otherwise. */
+function guardedApp(readings: ReadingSource, { limits = LIMITS, logIntervalMs = 10_000, routes = unitRoutes(), delayNeedsInFlight = 0 } = {}) {
+  return buildApp(routes, { overload: { ...limits, readings, sampleIntervalMs: 0, logIntervalMs, delayNeedsInFlight } });
 }
 
 const overloadLines = (logs: readonly LogLine[]) => logs.filter((line) => line.msg === 'overloaded: new requests refused with 503');
@@ -76,11 +77,33 @@ describe('the overload guard', () => {
 
   test('lets built files through while saturated, so a page already answered gets its scripts', async () => {
     const { routes, assets } = asHydrating(unitRoutes());
-    const { app } = buildApp(routes, { assets, overload: { ...LIMITS, readings: fakeReadings({ eventLoopDelayMs: 500 }), sampleIntervalMs: 0 } });
+    const { app } = buildApp(routes, { assets, overload: { ...LIMITS, readings: fakeReadings({ eventLoopDelayMs: 500 }), sampleIntervalMs: 0, delayNeedsInFlight: 0 } });
     const file = await request(app).get('/assets/fixture.js');
     expect(file.status).not.toBe(503);
     expect(file.headers['retry-after']).toBeUndefined();
     await request(app).get('/users/1').expect(503);
+  });
+
+  test('takes a late event loop for overload only with requests in flight: one long turn of a starting process is not', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const routes: PageRouteDefinition[] = [...unitRoutes(), { path: '/held', component: () => null, load: async () => held.then(() => ({})) }];
+    const { app } = guardedApp(fakeReadings({ eventLoopDelayMs: 400 }), { routes, delayNeedsInFlight: 2 });
+    // None in flight, then one: admitted however late the loop.
+    const first = request(app)
+      .get('/held')
+      .then((res) => res.status);
+    await delay(50);
+    const second = request(app)
+      .get('/held')
+      .then((res) => res.status);
+    await delay(50);
+    // Two in flight: the late loop now refuses.
+    await request(app).get('/users/1').expect(503);
+    release();
+    expect(await Promise.all([first, second])).toEqual([200, 200]);
   });
 
   test.each([
@@ -142,7 +165,7 @@ describe('the overload guard', () => {
   test('counts each refusal in http_overload_refusals_total by reason', async () => {
     const metrics = await createMetrics({ processMetrics: false });
     const readings = fakeReadings({ eventLoopDelayMs: 150 });
-    const { app } = buildApp(unitRoutes(), { metrics, overload: { ...LIMITS, readings, sampleIntervalMs: 0 } });
+    const { app } = buildApp(unitRoutes(), { metrics, overload: { ...LIMITS, readings, sampleIntervalMs: 0, delayNeedsInFlight: 0 } });
     await request(app).get('/users/1').expect(503);
     await request(app).get('/').expect(503);
     await request(app).get('/healthz').expect(200);
