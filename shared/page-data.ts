@@ -61,4 +61,9 @@ export interface PageDataMeta {
   readonly head: ResolvedHead;
   /** The page's code; `null` for a page that ships none (the browser loads it in full). */
   readonly assets: { readonly script: string; readonly preloads: readonly string[] } | null;
+  /**
+   * Back and forward may show the page again from the browser's memory, without asking: its
+   * Cache-Control lets a shared cache give it to anyone, without asking first.
+   */
+  readonly keep?: true;
 }

@@ -4,6 +4,7 @@ import { choosePageEncoding, compressInto, type ContentEncoding } from '../http/
 import { createDataStream } from './data-stream.ts';
 import { NAVIGATION_VARY, type OwnHeaders } from './document-headers.ts';
 import { setHtmlHeaders } from '../http/html-headers.ts';
+import { isSharedCacheable } from '../security/app-headers.ts';
 
 /** The type of a page's data response: one JSON value a line. */
 export const PAGE_DATA_TYPE = 'application/x-ndjson; charset=utf-8';
@@ -21,6 +22,17 @@ export interface PageDataResponse {
   readonly scope: string;
   /** A value seroval could not write; logged by the caller. */
   readonly onError: (error: unknown) => void;
+}
+
+/**
+ * Whether the browser may show the page again from its memory of recent views, on back and
+ * forward, without asking (the meta line's `keep`, docs/navigation.md): only when a shared cache
+ * could give the answer to anyone, and without asking the server first (no `no-cache`). One
+ * visitor's answer (`private`, every page's default) would show their page to whoever uses the
+ * tab after they sign out.
+ */
+function mayShowAgain(cacheControl: string | undefined): boolean {
+  return isSharedCacheable(cacheControl) && !/(?:^|,)\s*no-cache\b/i.test(cacheControl ?? '');
 }
 
 /** Where the lines go: the response, or a compressor piped into it. */
@@ -127,7 +139,7 @@ export function sendPageData(req: Request, res: Response, { status, own, meta, v
   });
   const encoding = setHeaders(req, res, status, own, compression);
   writer = createLineWriter(encoding === undefined ? res : compressInto(res, encoding));
-  if (meta !== undefined) writer.line(meta);
+  if (meta !== undefined) writer.line(mayShowAgain(own.cacheControl) ? { ...meta, keep: true } : meta);
   writer.line(stream.initial);
   if (settled) writer.end();
 }
