@@ -47,6 +47,10 @@ let inFlight: AbortController | undefined;
 let refreshing: AbortController | undefined;
 let routes: ReadonlyArray<ClientRoute & { readonly pattern: RegExp }> = [];
 let nonce = '';
+/**
+ * What back and forward may show again without asking the server, by history key: only views
+ * any visitor may be shown (the data's `keep`, docs/navigation.md); any other is loaded again.
+ */
 const kept = new Map<number, { readonly view: View; readonly title: string; readonly head: Head; readonly styles?: readonly string[] | undefined }>();
 
 /** The router: renders the current view; `startNavigation` swaps it. */
@@ -136,9 +140,8 @@ function runScript(code: string): void {
 const HEAD_TAGS = 'meta[name=description],meta[name=robots],meta[property^="og:"],link[rel=canonical]';
 
 /**
- * A page's tags as the server resolved them, or as elements: the document's own for the page it
- * was loaded with, `noindex` alone for a status view, as on the status pages. `undefined` keeps
- * the tags on the screen.
+ * A page's tags as the server resolved them, or as elements: `noindex` alone for a status view,
+ * as on the status pages. `undefined` keeps the tags on the screen.
  */
 type Head = ResolvedHead | Element[] | undefined;
 
@@ -172,7 +175,8 @@ function announce(text: string): void {
 
 interface Arrival {
   readonly scroll?: readonly [number, number] | undefined;
-  readonly hash: string;
+  /** The `#fragment` to scroll to, if any. */
+  readonly hash?: string;
   readonly announce: boolean;
   /** A revalidation: the page keeps its scroll and focus, and this hears that it is on the screen. */
   readonly shown?: (() => void) | undefined;
@@ -204,7 +208,7 @@ function afterShow(): void {
   // A field the visitor is typing in (that one, or one in a layout that stayed: a search box that
   // navigates as they type) keeps the focus and the scroll; otherwise both go to the new page.
   const typing = document.activeElement?.matches('#root input,#root textarea,#root select') === true;
-  const target = done.hash === '' ? null : document.getElementById(fragmentId(done.hash));
+  const target = done.hash ? document.getElementById(fragmentId(done.hash)) : null;
   if (done.scroll !== undefined) scrollTo(...done.scroll);
   else if (target !== null) target.scrollIntoView();
   else if (!typing) scrollTo(0, 0);
@@ -219,8 +223,9 @@ function afterShow(): void {
 /**
  * Shows a view, with a view transition where the browser has one and motion is welcome. A page
  * comes with its stylesheets, loaded already; a status view keeps those of the page before it.
+ * With `keep`, back and forward may show it again from memory.
  */
-function commit(view: View, title: string, head: Head, next: Arrival, styles?: readonly string[]): void {
+function commit(view: View, title: string, head: Head, next: Arrival, styles?: readonly string[], keep = false): void {
   current = view;
   here = location.pathname + location.search;
   const show = () => {
@@ -231,7 +236,8 @@ function commit(view: View, title: string, head: Head, next: Arrival, styles?: r
     arrival = next;
     showView?.(view);
   };
-  kept.set(view.key, { view, title, head, styles });
+  if (keep) kept.set(view.key, { view, title, head, styles });
+  else kept.delete(view.key);
   if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value ?? 0);
   if (next.shown === undefined && typeof document.startViewTransition === 'function' && !matchMedia('(prefers-reduced-motion: reduce)').matches) {
     document.startViewTransition(() => flushSync(show));
@@ -248,13 +254,10 @@ async function* lines(response: Response): AsyncGenerator<unknown> {
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    buffered += value;
-    let end = buffered.indexOf('\n');
-    while (end !== -1) {
-      yield JSON.parse(buffered.slice(0, end));
-      buffered = buffered.slice(end + 1);
-      end = buffered.indexOf('\n');
-    }
+    // Every piece but the last is a whole line; the last waits for the rest of its line.
+    const pieces = (buffered + value).split('\n');
+    buffered = pieces.pop() ?? '';
+    for (const line of pieces) yield JSON.parse(line);
   }
 }
 
@@ -267,7 +270,7 @@ function isMeta(value: unknown): value is PageDataMeta {
 const scrolls = new Map<number, readonly [number, number]>();
 
 function saveScroll(): void {
-  history.replaceState({ ...(history.state ?? {}), scroll: [scrollX, scrollY] }, '');
+  history.replaceState({ ...history.state, scroll: [scrollX, scrollY] }, '');
 }
 
 const prefetched = new Map<string, { readonly at: number; readonly scope: string; readonly response: Promise<Response> }>();
@@ -284,8 +287,10 @@ interface DataRequest {
 
 /** Asks for a page's data; its scripts write into their own scope, so no two pages' values mix. */
 function request(url: URL, scope: string, { signal, post, keep = [], fetcher = false }: DataRequest): Promise<Response> {
+  // A post may sign the visitor in or out: no prefetch made before it stands in for a page after it.
+  if (post !== undefined) prefetched.clear();
   return fetch(url, {
-    signal: signal ?? null,
+    signal,
     ...(post === undefined ? {} : { method: 'POST', body: post }),
     headers: {
       [NAVIGATION_HEADER]: 'data',
@@ -374,8 +379,8 @@ function failedSubmission(key: number, error: unknown): View {
 
 interface Go {
   readonly replace?: boolean | undefined;
-  /** Back or forward: restore this entry's scroll; no new history entry. */
-  readonly pop?: { readonly key: number; readonly scroll?: readonly [number, number] | undefined } | undefined;
+  /** Back or forward: restore this entry's scroll; the entry is the view's now, no new one. */
+  readonly pop?: { readonly scroll?: readonly [number, number] | undefined } | undefined;
   readonly post?: URLSearchParams | undefined;
   /** Redirects followed in place to get here. */
   readonly hops?: number | undefined;
@@ -387,12 +392,16 @@ interface Go {
   readonly after?: Submission | undefined;
 }
 
-/** A new history entry for a load that `landed` there, or the current one replaced; none for a move through history or a revalidation. */
+/**
+ * A new history entry for a load that `landed` there, or the current one replaced; none for a
+ * revalidation. Back or forward to a view loaded again gives the entry the new view's key, its
+ * scroll kept: the next move there finds this view, and where it was left.
+ */
 function record(options: Go, key: number, landed: URL): void {
-  if (options.pop !== undefined || options.refresh !== undefined) return;
-  const replace = options.replace === true || landed.href === location.href;
+  if (options.refresh !== undefined) return;
+  const replace = options.pop !== undefined || options.replace === true || landed.href === location.href;
   if (!replace) saveScroll();
-  history[replace ? 'replaceState' : 'pushState']({ key, doc }, '', landed.href);
+  history[replace ? 'replaceState' : 'pushState']({ ...(options.pop && history.state), key, doc }, '', landed.href);
 }
 
 /** A status page, as JSON: the same view and words as the full page. */
@@ -401,11 +410,12 @@ async function showStatus(response: Response, options: Go, key: number, landed: 
   if (signal.aborted) return;
   record(options, key, landed);
   const title = `${response.status}: ${statusMessage(response.status)}`;
+  // Not kept for back and forward: every status answer is no-store.
   commit(
     { key, status: response.status, digest: typeof digest === 'string' ? digest : undefined },
     title,
     [Object.assign(document.createElement('meta'), { name: 'robots', content: 'noindex' })],
-    { hash: '', announce: true },
+    { announce: true },
   );
 }
 
@@ -441,6 +451,8 @@ async function showPage(response: Response, options: Go, key: number, landed: UR
     meta.head,
     { scroll: options.pop?.scroll, hash: landed.hash, announce: true, shown: refresh },
     styles,
+    // Layouts filled from the view on the screen (a new object): kept only if that view is.
+    meta.keep === true && (page === sent || (current !== undefined && kept.has(current.key))),
   );
   return stream;
 }
@@ -502,7 +514,7 @@ async function go(url: URL, options: Go): Promise<void> {
     // already (the connection broke after it, the answer was cut, its page's code is gone after
     // a deploy), and even a fetch that failed outright may have reached it. The error page
     // shows in place, at the same address; the visitor decides what to do next.
-    commit(failedSubmission(key, error), document.title, undefined, { hash: '', announce: false });
+    commit(failedSubmission(key, error), document.title, undefined, { announce: false });
   } finally {
     finish();
   }
@@ -525,20 +537,21 @@ function onPopState(event: PopStateEvent): void {
   // Another fragment of the page on the screen: the browser scrolls by itself, and the page stays.
   if (location.pathname + location.search === here) return;
   const state: EntryState = Object(event.state);
-  const key = state.doc === doc && typeof state.key === 'number' ? state.key : undefined;
+  // -1, which no view has, for an entry that is not this document's.
+  const key = state.doc === doc && typeof state.key === 'number' ? state.key : -1;
   // The page being left keeps its scroll for a later forward or back: the browser has changed
   // the address but not yet the scroll, which is still that page's.
   if (current !== undefined) scrolls.set(current.key, [scrollX, scrollY]);
-  const restore = (key === undefined ? undefined : scrolls.get(key)) ?? keptScroll(state);
-  const saved = key === undefined ? undefined : kept.get(key);
+  const restore = scrolls.get(key) ?? keptScroll(state);
+  const saved = kept.get(key);
   const url = new URL(location.href);
   if (saved !== undefined) {
     inFlight?.abort();
-    commit(saved.view, saved.title, saved.head, { scroll: restore, hash: url.hash, announce: true }, saved.styles);
+    commit(saved.view, saved.title, saved.head, { scroll: restore, hash: url.hash, announce: true }, saved.styles, true);
     return;
   }
   if (!stays(url)) location.reload();
-  else void go(url, { pop: { key: key ?? 0, scroll: restore } });
+  else void go(url, { pop: { scroll: restore } });
 }
 
 /** The latest revalidation, which those it replaced wait for. */
@@ -673,7 +686,8 @@ export async function startNavigation(initial: View, routeTable: string | undefi
   current = initial;
   nonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
   here = location.pathname + location.search;
-  kept.set(initial.key, { view: initial, title: document.title, head: [...document.head.querySelectorAll(HEAD_TAGS)], styles: stylesOf(new URL(location.href)) });
+  // The document's own view is not kept: its Cache-Control is the document's, which no script
+  // can read, and a page's is no-store unless it says otherwise. Back there loads it again.
   // The browser's own restoration would fight the runtime's; so the runtime restores a reload's,
   // and a return from another document's, from the scroll kept in the entry (saveScroll).
   history.scrollRestoration = 'manual';
@@ -681,7 +695,7 @@ export async function startNavigation(initial: View, routeTable: string | undefi
   announce('');
   const scroll = keptScroll(Object(history.state));
   if (scroll !== undefined) scrollTo(...scroll);
-  history.replaceState({ ...(history.state ?? {}), key: initial.key, doc }, '');
+  history.replaceState({ ...history.state, key: initial.key, doc }, '');
   addEventListener('popstate', onPopState);
   // Kept as each scroll ends, not as the page goes: Chrome keeps no history change made while a
   // reload or another document unloads this one.

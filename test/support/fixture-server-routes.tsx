@@ -26,6 +26,14 @@ import * as layoutOne from './fixture-pages/layouts/one.tsx';
 import * as layoutSection from './fixture-pages/layouts/section.tsx';
 import * as layoutShell from './fixture-pages/layouts/shell.tsx';
 import * as layoutTwo from './fixture-pages/layouts/two.tsx';
+import * as members from './fixture-pages/members/members.tsx';
+import * as membersAccount from './fixture-pages/members/account.tsx';
+import * as membersBoard from './fixture-pages/members/board.tsx';
+import * as membersBoardPage from './fixture-pages/members/board-page.tsx';
+import * as membersNotice from './fixture-pages/members/notice.tsx';
+import * as membersPrivate from './fixture-pages/members/private.tsx';
+import * as membersSignIn from './fixture-pages/members/sign-in.tsx';
+import * as membersSignedOut from './fixture-pages/members/signed-out.tsx';
 import type { NavBData } from './fixture-pages/nav-b.tsx';
 import type { LateStatusData } from './fixture-pages/late-status.tsx';
 import { loadSlowData, SlowPage } from './slow-page.tsx';
@@ -106,6 +114,14 @@ const table: readonly RouteTableEntry[] = [
     },
   ),
   defineRoute({ path: '/layouts/load-counts', load: () => Response.json(loadCounts()) }),
+  // Sessions and the router's memory of views (docs/navigation.md#back-and-forward): a sign-in, a
+  // layout that refuses anyone signed out around a private page, a page that refuses them itself,
+  // a sign-out, and a public page inside a layout whose data is no-store.
+  route('/members/sign-in', membersSignIn),
+  route('/members/signed-out', membersSignedOut),
+  route('/members/account', membersAccount),
+  layout(members, [route('/members/private', membersPrivate)], { id: 'members' }),
+  layout(membersBoard, [route('/members/notice', membersNotice), route('/members/board', membersBoardPage)], { id: 'board' }),
 ];
 
 /** Each route with the layouts around it, as the server mounts them: what the tests look routes up in. */

@@ -1,0 +1,12 @@
+import type { PageHead } from '../../../../shared/head.ts';
+
+export const head: PageHead = { title: 'Board' };
+
+/** The board's own page: no-store, as every page by default. */
+export default function BoardPage() {
+  return (
+    <main>
+      <h1>Board</h1>
+    </main>
+  );
+}
