@@ -14,7 +14,11 @@ export { findPageEntries, type PageEntries };
 
 export const ROOT = resolve(import.meta.dirname, '..');
 /** The app's route table (app/routes.ts), read by the build without being run. */
-export const APP_ROUTES = join(ROOT, 'app', 'routes.ts');
+/** The project being built: the folder the command runs in, whose `app/` is the app and whose `dist/` the build writes. */
+export const PROJECT = process.cwd();
+
+/** The app's route table, `app/routes.ts` of the project. */
+export const APP_ROUTES = join(PROJECT, 'app', 'routes.ts');
 
 /** The package's main door (package.json's `exports['.']`), whose names the client build imports from where they are defined. */
 const MAIN_DOOR_FILE = join(ROOT, 'shared', 'index.ts');

@@ -2,7 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { ROOT } from './build-client.ts';
+import { PROJECT, ROOT } from './build-client.ts';
 import { fillCompileCache } from './fill-compile-cache.ts';
 import { assetUrlsPlugin } from './client-build/asset-urls-plugin.ts';
 
@@ -103,32 +103,44 @@ const ENTRY = join(ROOT, 'server', 'entry.ts');
 const FILL_COMPILE_CACHE = join(ROOT, 'server', 'fill-compile-cache.ts');
 const MAIN = join(ROOT, 'server', 'main.ts');
 
-/** The app declaration the server serves: app/app.ts, which server/main.ts imports. */
-export const APP_MODULE = join(ROOT, 'app', 'app.ts');
+/** The app declaration the server serves unless a build names another: app/app.ts of the project being built. */
+export const APP_MODULE = join(PROJECT, 'app', 'app.ts');
+
+/** The name of the server bundle's entry, which boundApp makes. */
+const BOUND_ENTRY = 'app-server-entry';
 
 /**
- * main.ts's `import app from '../app/app.ts'` bundled from `appModule` instead: the framework's
- * own tests build the product entry around their fixture app this way, so they never depend on
- * the app's routes or settings.
+ * The server bundle's entry, made for the app being built: main.ts's `main` with `appModule`'s
+ * declaration bound (server-bundle.d.ts). No framework file imports an app; the framework's own
+ * tests build the product entry around their fixture app by naming it here.
  */
-function appFrom(appModule: string): esbuild.Plugin {
+function boundApp(appModule: string): esbuild.Plugin {
   return {
-    name: 'app-from',
+    name: 'bound-app',
     setup(build) {
-      build.onResolve({ filter: /^\.\.\/app\/app\.ts$/ }, (args) => (args.importer === MAIN ? { path: appModule } : undefined));
+      build.onResolve({ filter: new RegExp(`^${BOUND_ENTRY}$`) }, () => ({ path: BOUND_ENTRY, namespace: BOUND_ENTRY }));
+      build.onLoad({ filter: /.*/, namespace: BOUND_ENTRY }, () => ({
+        contents: [
+          `import app from ${JSON.stringify(appModule)};`,
+          `import { main as start } from ${JSON.stringify(MAIN)};`,
+          'export function main(options) { return start({ ...options, app }); }',
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: ROOT,
+      }));
     },
   };
 }
 
 /**
- * The entry's `import('./main.ts')` is the server bundle beside it, loaded by Node's own loader
+ * The entry's `import('./server-bundle.js')` is the server bundle beside it, loaded by Node's own loader
  * with the compile cache on, rather than main.ts bundled into the entry. (fill-compile-cache.ts
  * names the bundle itself: it compiles it without running it.)
  */
 const serverBundleBeside: esbuild.Plugin = {
   name: 'server-bundle-beside',
   setup(build) {
-    build.onResolve({ filter: /^\.\/main\.ts$/ }, (args) => (args.importer === ENTRY ? { path: `./${SERVER_BUNDLE}`, external: true } : undefined));
+    build.onResolve({ filter: /^\.\/server-bundle\.js$/ }, (args) => (args.importer === ENTRY ? { path: `./${SERVER_BUNDLE}`, external: true } : undefined));
   },
 };
 
@@ -159,8 +171,8 @@ export function serverBuildOptions(
     },
     server: {
       ...esModule,
-      plugins: appModule === APP_MODULE ? esModule.plugins : [...(esModule.plugins ?? []), appFrom(appModule)],
-      entryPoints: [MAIN],
+      plugins: [...(esModule.plugins ?? []), boundApp(appModule)],
+      entryPoints: [BOUND_ENTRY],
       outfile: join(outDir, SERVER_BUNDLE),
       sourcemap: 'linked',
     },

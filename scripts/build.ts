@@ -1,13 +1,13 @@
 import { join } from 'node:path';
-import { buildClient, APP_ROUTES, ROOT } from './build-client.ts';
+import { buildClient, APP_ROUTES, PROJECT } from './build-client.ts';
 import { buildServer } from './build-server.ts';
 import { runBuild } from './lib/run-build.ts';
 
 /** `npm run build`: the production client (dist/client) and server (dist/server). */
 await runBuild(async () => {
   const started = performance.now();
-  const routes = await buildClient({ routesModule: APP_ROUTES, outDir: join(ROOT, 'dist', 'client'), mode: 'production' });
-  await buildServer(join(ROOT, 'dist', 'server'));
+  const routes = await buildClient({ routesModule: APP_ROUTES, outDir: join(PROJECT, 'dist', 'client'), mode: 'production' });
+  await buildServer(join(PROJECT, 'dist', 'server'));
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   process.stdout.write(`built the client of ${Object.keys(routes).length} hydrating route(s) and the server in ${seconds} s\n`);
 });

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { cleanClientOutput, clientBuildOptions, findPageEntries, APP_ROUTES, ROOT, writeManifest, type PageEntries } from './build-client.ts';
+import { cleanClientOutput, clientBuildOptions, findPageEntries, APP_ROUTES, PROJECT, writeManifest, type PageEntries } from './build-client.ts';
 import { serverBuildOptions } from './build-server.ts';
 
 /**
@@ -13,7 +13,7 @@ import { serverBuildOptions } from './build-server.ts';
  */
 const RELOAD_PORT = Number(process.env.DEV_RELOAD_PORT ?? 35729);
 const RELOAD_URL = `http://localhost:${RELOAD_PORT}/events`;
-const OUT = join(ROOT, 'dist', 'dev');
+const OUT = join(PROJECT, 'dist', 'dev');
 const CLIENT_OUT = join(OUT, 'client');
 const SERVER_OUT = join(OUT, 'server');
 

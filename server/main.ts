@@ -1,10 +1,11 @@
-import app from '../app/app.ts';
-import { resolveApp, type ResolvedApp } from './app-definition.ts';
+import { resolveApp, type AppDefinition, type ResolvedApp } from './app-definition.ts';
 import { ConfigError, parseConfig, type Config } from './config.ts';
 import type { CompileCacheState } from './compile-cache.ts';
 import { START_EXIT, startServer, type RunningServer } from './start-server.ts';
 
-export interface MainOptions {
+export interface MainOptions<Settings> {
+  /** The app's declaration (its `app/app.ts`), which the build binds into the server bundle (scripts/build-server.ts). */
+  readonly app: AppDefinition<Settings>;
   /** Where the client build is unless ASSETS_DIR says otherwise: dist/client/, beside the bundle's dist/server/. */
   readonly defaultAssetsDir: string;
   /** What Node said when the entry enabled its compile cache (compile-cache.ts), for the "listening" line. */
@@ -13,10 +14,10 @@ export interface MainOptions {
 
 /**
  * The only place that reads the environment: the framework's settings, then the app's own
- * (app/app.ts). A bad value of either stops the process here, before the log level is known, so
+ * (its declaration's `settings`). A bad value of either stops the process here, before the log level is known, so
  * its one line goes to stderr as plain text (docs/deployment.md).
  */
-function readConfig(env: NodeJS.ProcessEnv, defaultAssetsDir: string): { readonly config: Config; readonly app: ResolvedApp } {
+function readConfig<Settings>(env: NodeJS.ProcessEnv, app: AppDefinition<Settings>, defaultAssetsDir: string): { readonly config: Config; readonly app: ResolvedApp } {
   try {
     return { config: parseConfig(env, { assetsDir: defaultAssetsDir }), app: resolveApp(app, env) };
   } catch (error) {
@@ -34,7 +35,7 @@ function readConfig(env: NodeJS.ProcessEnv, defaultAssetsDir: string): { readonl
  * client build, a port that cannot be listened on) are one fatal log line and an exit code of
  * START_EXIT, written by startServer itself.
  */
-export function main({ defaultAssetsDir, compileCache }: MainOptions): Promise<RunningServer> {
-  const { config, app: resolved } = readConfig(process.env, defaultAssetsDir);
+export function main<Settings>({ app, defaultAssetsDir, compileCache }: MainOptions<Settings>): Promise<RunningServer> {
+  const { config, app: resolved } = readConfig(process.env, app, defaultAssetsDir);
   return startServer(config, resolved, { compileCache });
 }

@@ -78,6 +78,20 @@ describe("the package's doors", () => {
     expect(faults).toEqual([]);
   });
 
+  test('no framework file imports an app: the server bundle for an app is made by the build', () => {
+    const appDir = join(ROOT, 'app');
+    const framework = ['server', 'client', 'shared', join('scripts', 'client-build'), join('scripts', 'lib')].flatMap((dir) => sourceFiles(join(ROOT, dir)));
+    const scripts = readdirSync(join(ROOT, 'scripts'))
+      .filter((name) => /\.tsx?$/.test(name))
+      .map((name) => join(ROOT, 'scripts', name));
+    const reaching = [...framework, ...scripts].flatMap((file) =>
+      specifiers(readFileSync(file, 'utf8'))
+        .filter((specifier) => specifier.startsWith('.') && resolve(dirname(file), specifier).startsWith(`${appDir}/`))
+        .map((specifier) => `${relative(ROOT, file)}: ${specifier}`),
+    );
+    expect(reaching).toEqual([]);
+  });
+
   test('the rule sees a private import: a relative path into server/ and a deep import of the package are faults', () => {
     const appDir = join(ROOT, 'app');
     expect(fault(join(appDir, 'pages', 'x.tsx'), '../../server/app.ts', appDir)).toBe('reaches server/app.ts outside the app');
