@@ -2,9 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { NAVIGATION_HEADER } from '../../shared/navigation.ts';
 import { DESKTOP_CHROME, fixtureSession, watchedPage, type WatchedPage } from './harness.ts';
 
-// The overload guard's 503 answers a request when the event loop lags 100 ms, which a busy test
-// machine makes happen; these tests are about what the browser shows, not about load.
-const session = fixtureSession({ OVERLOAD_GUARD: 'off' });
+const session = fixtureSession();
 
 /** `path` hydrated in a fresh desktop context; `asked` lists the path of every data request (an in-place load's) from then on, with its answer's status. */
 async function open(path: string): Promise<WatchedPage & { readonly asked: string[]; close: () => Promise<void> }> {
