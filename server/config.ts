@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { isSitePath } from './http/site-path.ts';
-import type { OverloadLimits } from './lifecycle/overload-guard.ts';
 import { isPolicySource } from './security/content-security-policy.ts';
 import { CSRF_SECRET_MIN_LENGTH } from './security/csrf.ts';
 
@@ -12,6 +11,18 @@ export type Environment = 'production' | 'development' | 'test';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 /** Everything the process can be told, parsed once at start (docs/deployment.md). */
+/** When the overload guard refuses new work (lifecycle/overload-guard.ts); 0 leaves a limit unchecked. */
+export interface OverloadLimits {
+  /** Mean event-loop delay over the last sample, in ms. */
+  readonly maxEventLoopDelayMs: number;
+  /** Requests admitted and not yet answered (or abandoned). */
+  readonly maxInFlight: number;
+  readonly maxHeapUsedBytes: number;
+  readonly maxRssBytes: number;
+  /** The refusal's `Retry-After`, in seconds. */
+  readonly retryAfterSeconds: number;
+}
+
 export interface Config {
   readonly environment: Environment;
   readonly port: number;

@@ -1,20 +1,12 @@
+import type { OverloadLimits } from '../config.ts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { sendStatusAnswer } from '../errors/status-response.ts';
 import type { StatusPages } from '../errors/status-pages.ts';
 import { probeOf } from './readiness.ts';
 
-/** When the server counts as saturated (docs/security.md#overload). A limit of 0 is not checked. */
-export interface OverloadLimits {
-  /** Mean event-loop delay over the last sample, in ms. */
-  readonly maxEventLoopDelayMs: number;
-  /** Requests admitted and not yet answered (or abandoned). */
-  readonly maxInFlight: number;
-  readonly maxHeapUsedBytes: number;
-  readonly maxRssBytes: number;
-  /** The refusal's `Retry-After`, in seconds. */
-  readonly retryAfterSeconds: number;
-}
+/** When the server counts as saturated (docs/security.md#overload), read with the other settings. */
+export type { OverloadLimits } from '../config.ts';
 
 /** Why a request was refused, as the log line and the metric's `reason` label say it. */
 export type OverloadReason = 'event_loop_delay' | 'in_flight' | 'heap_used' | 'rss';
