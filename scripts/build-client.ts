@@ -12,8 +12,18 @@ import { assetUrlsPlugin } from './client-build/asset-urls-plugin.ts';
 
 export { findPageEntries, type PageEntries };
 
+/** The framework's folder: this repository, or the installed package (node_modules/react-stream-shell). */
 export const ROOT = resolve(import.meta.dirname, '..');
-/** The app's route table (app/routes.ts), read by the build without being run. */
+
+/**
+ * A framework module the build names by path, as this build runs: the .ts source in the
+ * repository, the compiled .js in the installed package (npm run package).
+ */
+export function frameworkModule(...path: readonly string[]): string {
+  const file = join(ROOT, ...path);
+  return import.meta.url.endsWith('.js') ? file.replace(/\.tsx?$/, '.js') : file;
+}
+
 /** The project being built: the folder the command runs in, whose `app/` is the app and whose `dist/` the build writes. */
 export const PROJECT = process.cwd();
 
@@ -21,7 +31,7 @@ export const PROJECT = process.cwd();
 export const APP_ROUTES = join(PROJECT, 'app', 'routes.ts');
 
 /** The package's main door (package.json's `exports['.']`), whose names the client build imports from where they are defined. */
-const MAIN_DOOR_FILE = join(ROOT, 'shared', 'index.ts');
+const MAIN_DOOR_FILE = frameworkModule('shared', 'index.ts');
 
 export interface ClientBuildOptions {
   /** A module whose `routes` export is the route table; the page modules it names are the entries. */
@@ -32,7 +42,7 @@ export interface ClientBuildOptions {
 }
 
 const ENTRY_NAMESPACE = 'page-entry';
-const HYDRATE_MODULE = join(ROOT, 'client', 'hydrate-page.tsx');
+const HYDRATE_MODULE = frameworkModule('client', 'hydrate-page.tsx');
 /** The rules of what the framework's client shows (announcer, progress bar, status views): first in every page's stylesheet, so a page's own rules win. */
 const FRAMEWORK_CSS = join(ROOT, 'client', 'framework.css');
 
@@ -116,7 +126,7 @@ export function clientBuildOptions(entries: PageEntries, { outDir, mode }: Omit<
  */
 export async function writeManifest(metafile: esbuild.Metafile, outDir: string, entries: PageEntries): Promise<Record<string, PageAssets>> {
   const assetsDir = join(outDir, 'assets');
-  const url = (file: string) => `${ASSETS_PATH}${relative(assetsDir, resolve(ROOT, file)).split('\\').join('/')}`;
+  const url = (file: string) => `${ASSETS_PATH}${relative(assetsDir, resolve(PROJECT, file)).split('\\').join('/')}`;
   const byName = new Map<string, PageAssets>();
   for (const [output, meta] of Object.entries(metafile.outputs)) {
     if (meta.entryPoint === undefined || !meta.entryPoint.startsWith(`${ENTRY_NAMESPACE}:`)) continue;

@@ -2,7 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { PROJECT, ROOT } from './build-client.ts';
+import { frameworkModule, PROJECT, ROOT } from './build-client.ts';
 import { fillCompileCache } from './fill-compile-cache.ts';
 import { assetUrlsPlugin } from './client-build/asset-urls-plugin.ts';
 
@@ -99,9 +99,9 @@ function esModuleOptions(react: ReactBuild, assetsInto?: string): esbuild.BuildO
   return { ...nodeBundleOptions(react, assetsInto), format: 'esm', banner: { js: REQUIRE_BANNER } };
 }
 
-const ENTRY = join(ROOT, 'server', 'entry.ts');
-const FILL_COMPILE_CACHE = join(ROOT, 'server', 'fill-compile-cache.ts');
-const MAIN = join(ROOT, 'server', 'main.ts');
+const ENTRY = frameworkModule('server', 'entry.ts');
+const FILL_COMPILE_CACHE = frameworkModule('server', 'fill-compile-cache.ts');
+const MAIN = frameworkModule('server', 'main.ts');
 
 /** The app declaration the server serves unless a build names another: app/app.ts of the project being built. */
 export const APP_MODULE = join(PROJECT, 'app', 'app.ts');

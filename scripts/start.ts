@@ -1,3 +1,6 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
 /**
  * `npm start`: the built server on this machine, in production mode. A deployment sets
  * `CSRF_SECRET` and the app's own secrets (the guest book's `SESSION_SECRET`), each the same on
@@ -14,4 +17,5 @@ if ((process.env.MAKE_MISSING_SECRETS ?? '').trim() === '') {
     "npm start: secrets not set (CSRF_SECRET, and the app's own such as SESSION_SECRET) are made for this run, so form tokens and sessions end with it; deployments set their own\n",
   );
 }
-await import(new URL('../dist/server/main.js', import.meta.url).href);
+// The project's build, in the folder the command runs in (the repository's, or an app's).
+await import(pathToFileURL(join(process.cwd(), 'dist', 'server', 'main.js')).href);

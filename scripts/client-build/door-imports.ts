@@ -44,9 +44,15 @@ export function withDirectImports(text: string, door: DoorMap): string | undefin
   let changed = false;
   const rewritten = text.replace(DOOR_IMPORT, (statement: string, typeOnly: string | undefined, names: string) => {
     const bySource = new Map<string, string[]>();
+    // Types are erased: the build needs no module for them (a compiled door does not name them).
+    const blank = '\n'.repeat(statement.split('\n').length - 1);
+    if (typeOnly !== undefined) {
+      changed = true;
+      return blank;
+    }
     for (const raw of names.split(',')) {
       const specifier = raw.trim();
-      if (specifier === '') continue;
+      if (specifier === '' || specifier.startsWith('type ')) continue;
       const imported =
         specifier
           .replace(/^type\s+/, '')
@@ -58,8 +64,8 @@ export function withDirectImports(text: string, door: DoorMap): string | undefin
       bySource.set(source, [...(bySource.get(source) ?? []), specifier]);
     }
     changed = true;
-    const imports = [...bySource].map(([source, specifiers]) => `import ${typeOnly ?? ''}{ ${specifiers.join(', ')} } from ${JSON.stringify(source)};`);
-    return imports.join(' ') + '\n'.repeat(statement.split('\n').length - 1);
+    const imports = [...bySource].map(([source, specifiers]) => `import { ${specifiers.join(', ')} } from ${JSON.stringify(source)};`);
+    return imports.join(' ') + blank;
   });
   return changed ? rewritten : undefined;
 }

@@ -25,10 +25,15 @@ describe('imports of the main door in the client build', () => {
     const out = withDirectImports(text, door) ?? '';
     expect(out.split('\n')).toHaveLength(text.split('\n').length);
     expect(out).toContain(`import { Link } from ${JSON.stringify(join(SHARED, 'link.tsx'))};`);
-    expect(out).toContain(`import { type PageProps } from ${JSON.stringify(join(SHARED, 'route-definition.ts'))};`);
+    // A type needs no module: it is left out, as esbuild would erase it.
+    expect(out).not.toContain('PageProps');
     expect(out).toContain(`import { useFetcher as useIt } from ${JSON.stringify(join(SHARED, 'fetcher.tsx'))};`);
     expect(out).not.toContain("'react-stream-shell'");
     expect(out.split('\n')[5]).toBe('export const x = 1;');
+  });
+
+  test('a type-only import of the door goes, its lines kept', () => {
+    expect(withDirectImports("import type {\n  PageProps,\n} from 'react-stream-shell';\nexport {};\n", door)).toBe('\n\n\nexport {};\n');
   });
 
   test('a module without the door, or naming what the door lacks, is left as written', () => {

@@ -65,6 +65,17 @@ describe("the package's doors", () => {
     expect(readFileSync(join(appDir, 'context.ts'), 'utf8')).toContain("declare module 'react-stream-shell' {");
   });
 
+  test("the template's app imports the framework through its doors only", () => {
+    const templateApp = join(ROOT, 'template', 'app');
+    const faults = sourceFiles(templateApp).flatMap((file) =>
+      specifiers(readFileSync(file, 'utf8')).flatMap((specifier) => {
+        const wrong = fault(file, specifier, templateApp);
+        return wrong === undefined ? [] : [`${relative(ROOT, file)}: ${specifier}: ${wrong}`];
+      }),
+    );
+    expect(faults).toEqual([]);
+  });
+
   test("the docs' snippets import the framework through its doors only", () => {
     const pages = [join(ROOT, 'README.md'), ...readdirSync(join(ROOT, 'docs')).map((name) => join(ROOT, 'docs', name))].filter((path) => path.endsWith('.md'));
     const faults = pages.flatMap((page) => {

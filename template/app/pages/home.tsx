@@ -1,0 +1,22 @@
+import { useState } from 'react';
+import type { LoadContext, LoadedData, PageHead, PageProps } from 'react-stream-shell';
+
+export const head: PageHead = { title: 'Home' };
+
+/** Runs on the server only; what it returns reaches the page. `?fail` shows what a server error looks like. */
+export function load({ searchParams }: LoadContext) {
+  if (searchParams.has('fail')) throw new Error('the home page was asked to fail');
+  return { greeting: 'Hello from the server.' };
+}
+
+export default function Home({ data }: PageProps<LoadedData<typeof load>>) {
+  const [clicks, setClicks] = useState(0);
+  return (
+    <>
+      <h1>{data.greeting}</h1>
+      <button type="button" id="clicks" onClick={() => setClicks(clicks + 1)}>
+        Clicked {clicks}
+      </button>
+    </>
+  );
+}

@@ -1,0 +1,115 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildPackage } from '../../scripts/package/build-package.ts';
+
+/**
+ * The framework as an app outside this repository gets it: `npm run package` packs it, the
+ * package's `init` makes a new app from the template in a temporary folder, which installs the
+ * tarball (its other packages from npm's cache where they are, as CI's `npm ci` left them), builds,
+ * starts its production server, answers a page, an unknown URL and a thrown error, runs its own
+ * tests and stops cleanly on SIGTERM.
+ */
+
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const dir = mkdtempSync(join(tmpdir(), 'new-app-'));
+const appDir = join(dir, 'my-app');
+let tarball = '';
+let server: ChildProcess | undefined;
+const logs: Record<string, unknown>[] = [];
+let origin = '';
+
+/** This process's environment without what vitest set for itself, which the app's own vitest must not inherit. */
+const CLEAN_ENV = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_ENV')), NO_COLOR: '1' };
+
+function run(command: string, args: readonly string[], cwd: string): string {
+  return execFileSync(command, args, { cwd, encoding: 'utf8', env: CLEAN_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+beforeAll(async () => {
+  tarball = buildPackage();
+  run(process.execPath, [join(import.meta.dirname, '..', '..', 'dist', 'package', 'scripts', 'cli.js'), 'init', appDir], dir);
+  run(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], appDir);
+  run(NPM, ['run', 'build'], appDir);
+  server = spawn(process.execPath, [join(appDir, 'dist', 'server', 'main.js')], {
+    cwd: appDir,
+    env: { ...CLEAN_ENV, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', CSRF_SECRET: 'c'.repeat(40), SHUTDOWN_DELAY_MS: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const listening = new Promise<void>((resolve, reject) => {
+    let buffered = '';
+    server?.stdout?.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) {
+        const parsed: Record<string, unknown> = JSON.parse(line);
+        logs.push(parsed);
+        if (parsed.msg === 'listening') {
+          origin = `http://127.0.0.1:${String(parsed.port)}`;
+          resolve();
+        }
+      }
+    });
+    server?.once('exit', (code) => reject(new Error(`the new app's server exited with ${String(code)} before listening`)));
+  });
+  await listening;
+}, 240_000);
+
+afterAll(() => {
+  server?.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a new app made from the template, on the packed framework', () => {
+  test('the tarball holds compiled JavaScript with declarations, the command and the template, and no tests, bench, lab tools or example app', () => {
+    const files = run('tar', ['-tzf', tarball], dir).split('\n').filter(Boolean);
+    expect(files).toContain('package/shared/index.js');
+    expect(files).toContain('package/shared/index.d.ts');
+    expect(files).toContain('package/server/index.js');
+    expect(files).toContain('package/scripts/cli.js');
+    expect(files).toContain('package/template/app/app.ts');
+    expect(files.filter((file) => /\.tsx?$/.test(file) && !file.endsWith('.d.ts') && !file.startsWith('package/template/'))).toEqual([]);
+    expect(files.filter((file) => /^package\/(test|app|scripts\/bench|scripts\/soak|scripts\/compression-memory)\//.test(file))).toEqual([]);
+    const manifest: { dependencies: Record<string, string> } = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8'));
+    expect(manifest.dependencies['react-stream-shell']).toMatch(/^file:/);
+  });
+
+  test('its page is 200, streamed, with the hydrating script and the data from load', async () => {
+    const res = await fetch(`${origin}/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('transfer-encoding')).toBe('chunked');
+    const html = await res.text();
+    expect(html).toContain('<title>Home · My app</title>');
+    expect(html).toContain('Hello from the server.');
+    expect(html).toMatch(/<script[^>]+nonce="[^"]+"[^>]*>[^<]*\/assets\/home-[A-Z0-9]+\.js/);
+  });
+
+  test('an unknown URL is the 404 status page', async () => {
+    const res = await fetch(`${origin}/nowhere`);
+    expect(res.status).toBe(404);
+    expect(await res.text()).toContain('<title>404: This page could not be found.</title>');
+  });
+
+  test("a thrown error is 500 with the digest of its one error line, in the root layout's boundary", async () => {
+    const res = await fetch(`${origin}/?fail`);
+    expect(res.status).toBe(500);
+    const html = (await res.text()).replaceAll('<!-- -->', '');
+    const errors = logs.filter((line) => line.level === 50);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ route: '/', err: { message: 'the home page was asked to fail' } });
+    expect(html).toContain(`Digest: ${String(errors[0]?.digest)}`);
+  });
+
+  test("runs the app's own tests (its type check, then vitest)", () => {
+    expect(run(NPM, ['test'], appDir)).toMatch(/Tests\s+2 passed/);
+  });
+
+  test('stops cleanly on SIGTERM: exit 0', async () => {
+    const exited = new Promise<number | null>((resolve) => server?.once('exit', (code) => resolve(code)));
+    server?.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});
