@@ -1,7 +1,11 @@
 import type { Request, Response, Router } from 'express';
 import type { SiteHead } from '../shared/head.ts';
 import type { AppLoadContext, RouteTableEntry } from '../shared/route-definition.ts';
+import type { UploadLimits } from './actions/multipart-body.ts';
 import { ConfigError, readSecret } from './config.ts';
+import type { OnServerError } from './observability/error-hook.ts';
+import type { AppLoggerOptions } from './observability/logger.ts';
+import { checkPolicySources, PolicySourceError, type PolicySources } from './security/content-security-policy.ts';
 
 export { ConfigError, readSecret };
 
@@ -33,6 +37,25 @@ export interface AppDefinition<Settings = undefined> {
    * same status pages, digests and log lines as the pages'.
    */
   readonly middleware?: ((router: Router, settings: Settings) => void) | undefined;
+  /**
+   * Sources the pages' Content-Security-Policy allows besides the site itself (docs/security.md#the-apps-own-sources):
+   * images from a CDN, an API's origin, fonts, frames, a payment provider's form action. Each is
+   * checked as the app is built; one that is not a host or scheme source stops the start.
+   */
+  readonly contentSecurityPolicy?: PolicySources | undefined;
+  /**
+   * Lets actions take `multipart/form-data` posts, files held in memory as `File`s within these
+   * caps (each one defaulted when left out; docs/building-an-app.md#uploads). Without it, such a
+   * post gets 415.
+   */
+  readonly uploads?: Partial<UploadLimits> | undefined;
+  /**
+   * Hands every server error to the app's error tracker (docs/observability.md#reporting-errors):
+   * once per error, after its log line, never awaited by the answer; its own failure is logged.
+   */
+  readonly onError?: OnServerError | undefined;
+  /** The app's redaction paths, mixin, level and destination for the logger (docs/observability.md#the-apps-logger). */
+  readonly logger?: AppLoggerOptions | undefined;
 }
 
 /** An app with its settings read: what `createApp` takes. */
@@ -41,6 +64,10 @@ export interface ResolvedApp {
   readonly site?: Partial<SiteHead> | undefined;
   readonly getLoadContext?: ((req: Request, res: Response) => AppLoadContext | Promise<AppLoadContext>) | undefined;
   readonly middleware?: ((router: Router) => void) | undefined;
+  readonly uploads?: Partial<UploadLimits> | undefined;
+  readonly contentSecurityPolicy?: PolicySources | undefined;
+  readonly onError?: OnServerError | undefined;
+  readonly logger?: AppLoggerOptions | undefined;
 }
 
 /** Declares the app: typed, returned as given (`export default defineApp({ ... })` in `app/app.ts`). */
@@ -57,5 +84,19 @@ export function resolveApp<Settings>(definition: AppDefinition<Settings>, env: E
     site,
     getLoadContext: getLoadContext === undefined ? undefined : (req, res) => getLoadContext(req, res, settings),
     middleware: middleware === undefined ? undefined : (router) => middleware(router, settings),
+    uploads: definition.uploads,
+    contentSecurityPolicy: appPolicySources(definition.contentSecurityPolicy),
+    onError: definition.onError,
+    logger: definition.logger,
   };
+}
+
+/** The app's policy sources, checked with its settings: a bad one stops the start with one line naming it and exit 78. */
+function appPolicySources(sources: PolicySources | undefined): PolicySources {
+  try {
+    return checkPolicySources(sources);
+  } catch (error) {
+    if (error instanceof PolicySourceError) throw new ConfigError(error.setting, error.value, error.expected);
+    throw error;
+  }
 }

@@ -5,12 +5,14 @@ import type { ResolvedApp } from './app-definition.ts';
 import { DEFAULTS, type TrustProxy } from './config.ts';
 import { resolveAnalytics, type AnalyticsOptions, type AnalyticsScripts } from './render/analytics.ts';
 import { ASSETS_PATH, type ClientAssets } from './render/client-assets.ts';
-import { createContentSecurityPolicy, styleHashSource, type ContentSecurityPolicy } from './security/content-security-policy.ts';
+import { createContentSecurityPolicy, styleHashSource, type ContentSecurityPolicy, type PolicySources } from './security/content-security-policy.ts';
 import { createErrorHandler, createMethodNotAllowedHandler, createNotFoundHandler } from './errors/error-handler.ts';
 import { FAVICON_PATH, sendFavicon } from './static/favicon.ts';
 import { alwaysReady, createHealthProbes, type Readiness } from './lifecycle/readiness.ts';
 import { createOverloadGuard, type OverloadGuardOptions, type OverloadLimits } from './lifecycle/overload-guard.ts';
 import { createHttpLogger } from './observability/http-logger.ts';
+import { createServerErrorReporter, reportServerErrors } from './observability/error-hook.ts';
+import { createPageRequest } from './render/request-context.ts';
 import { labelRoute } from './observability/label-route.ts';
 import { liveReloadScript } from './render/live-reload.ts';
 import { rejectMalformedRequests } from './errors/malformed-request.ts';
@@ -30,7 +32,8 @@ import { createActionHandler } from './actions/action-handler.ts';
 import { createRedirectAnswer } from './actions/redirect-answer.ts';
 import { createResourceHandler } from './render/resource-route.ts';
 import { flattenRoutes, isResourceRoute, type RouteDefinition } from '../shared/route-definition.ts';
-import { createFormBodyParser } from './actions/form-body.ts';
+import { ACTION_BODY_LIMIT_BYTES, createFormBodyParser } from './actions/form-body.ts';
+import { createMultipartBodyParser, resolveUploadLimits } from './actions/multipart-body.ts';
 import { createStaticAssets } from './static/static-assets.ts';
 import { createStatusPages, type StatusPages } from './errors/status-pages.ts';
 import { createTelemetryRouter } from './telemetry/telemetry-endpoints.ts';
@@ -90,9 +93,17 @@ export function createApp(options: AppOptions): Express {
   }
   const analytics = resolveAnalytics(options.analytics);
   const liveReloadUrl = development ? options.liveReloadUrl : undefined;
-  const policy = pagePolicy(assets, analytics, liveReloadUrl);
-  const pages = createStatusPages(analytics);
+  const policy = pagePolicy(assets, analytics, liveReloadUrl, options.app.contentSecurityPolicy);
+  // Status pages carry the site's language and direction, as its pages (a page's own head cannot reach them).
+  const pages = createStatusPages(analytics, options.app.site);
   const app = express();
+  const { onError } = options.app;
+  // The app's error tracker is given each server error after its one log line, as a load sees the request.
+  if (onError !== undefined)
+    reportServerErrors(
+      app,
+      createServerErrorReporter(onError, (req) => createPageRequest(req, publicOrigin)),
+    );
 
   app.disable('x-powered-by');
   // Every HTML answer carries a fresh nonce, so an ETag could never match.
@@ -134,7 +145,12 @@ export function createApp(options: AppOptions): Express {
   }
   const csrf = formChecks(routes, options.forms, publicOrigin);
   const reload = liveReloadUrl === undefined ? undefined : liveReloadScript(liveReloadUrl);
-  mountRoutes(app, routes, { pages, csrf, page: pageHandlerOptions(options, { development, telemetry, csrf, policy, routeTable, reload, analytics }) });
+  mountRoutes(app, routes, {
+    pages,
+    csrf,
+    uploads: options.app.uploads,
+    page: pageHandlerOptions(options, { development, telemetry, csrf, policy, routeTable, reload, analytics }),
+  });
 
   app.use(createNotFoundHandler(pages));
   // redirect() thrown by load, getLoadContext or a resource route; an action answers its own.
@@ -153,8 +169,9 @@ function overloadGuard(options: AppOptions, pages: StatusPages) {
 }
 
 /** The page policy: the built styles' hashes, and the origins of the analytics and of the live reload. */
-function pagePolicy(assets: ClientAssets | undefined, analytics: AnalyticsScripts, liveReloadUrl: URL | undefined): ContentSecurityPolicy {
+function pagePolicy(assets: ClientAssets | undefined, analytics: AnalyticsScripts, liveReloadUrl: URL | undefined, app: PolicySources | undefined): ContentSecurityPolicy {
   return createContentSecurityPolicy({
+    app,
     styleHashes: [...(assets?.inlineStyles.values() ?? [])].map(styleHashSource),
     scriptSources: analytics.origins,
     connectSources: [...analytics.origins, ...(liveReloadUrl === undefined ? [] : [liveReloadUrl.origin])],
@@ -203,7 +220,7 @@ function pageHandlerOptions(options: AppOptions, { development, telemetry, csrf,
       headers: createDocumentHeaders({ policy, compression }),
       onShellReady: metrics === undefined ? undefined : (route: string, seconds: number) => metrics.observeShell(route, seconds),
     },
-    head: { site: { name: site?.name ?? APP_NAME, description: site?.description }, publicOrigin },
+    head: { site: { ...site, name: site?.name ?? APP_NAME }, publicOrigin },
     client: { assets, routeTable },
   };
 }
@@ -215,13 +232,19 @@ function pageHandlerOptions(options: AppOptions, { development, telemetry, csrf,
 function mountRoutes(
   app: Express,
   routes: readonly RouteDefinition[],
-  { pages, csrf, page }: { readonly pages: StatusPages; readonly csrf: CsrfOptions | undefined; readonly page: PageHandlerOptions },
+  {
+    pages,
+    csrf,
+    uploads,
+    page,
+  }: { readonly pages: StatusPages; readonly csrf: CsrfOptions | undefined; readonly uploads: ResolvedApp['uploads']; readonly page: PageHandlerOptions },
 ): void {
   const { renderTimeoutMs } = page;
   const loadSettings = { getLoadContext: page.data.getLoadContext, publicOrigin: page.data.publicOrigin };
   const methodNotAllowed = createMethodNotAllowedHandler(pages);
   const actionMethodNotAllowed = createMethodNotAllowedHandler(pages, 'GET, HEAD, POST');
-  const parseFormBody = createFormBodyParser();
+  // Multipart only when the app takes uploads; 415 otherwise.
+  const parseFormBody = createFormBodyParser(ACTION_BODY_LIMIT_BYTES, uploads === undefined ? undefined : createMultipartBodyParser(resolveUploadLimits(uploads)));
   const checkCsrf = csrf === undefined ? undefined : createCsrfCheck(csrf);
   for (const route of routes) {
     // A route without a component answers with the Response its load returns (docs/responses.md).

@@ -16,5 +16,8 @@ export {
   type SessionData,
   type SessionStorage,
 } from './sessions/cookie-session.ts';
+export { createSessionStorage, type SessionIdStorageStrategy } from './sessions/session-storage.ts';
+export { createMemorySessionStorage } from './sessions/memory-session-storage.ts';
 export { createApp, type AppOptions } from './app.ts';
+export type { PolicySources } from './security/content-security-policy.ts';
 export { START_EXIT, startServer, type RunningServer, type StartOptions } from './start-server.ts';

@@ -4,7 +4,78 @@ import helmet from 'helmet';
 /** Stands where the nonce goes; base64 never contains it. */
 const NONCE = '\u0000nonce\u0000';
 
+/**
+ * The app's own sources (`defineApp({ contentSecurityPolicy })`, docs/security.md): each
+ * directive's list is added to the framework's own, which already allows the site itself. Hosts
+ * and schemes only (`https://cdn.example.com`, `https:`): keywords, nonces and hashes stay the
+ * framework's, so no source can loosen scripts to `'unsafe-inline'`.
+ */
+export interface PolicySources {
+  /** Images: a CDN, an avatar service. */
+  readonly imgSrc?: readonly string[];
+  /** `fetch`, beacons, EventSource and WebSockets: an API's origin. */
+  readonly connectSrc?: readonly string[];
+  /** Fonts: a font service. */
+  readonly fontSrc?: readonly string[];
+  /** Frames the page embeds: a video, a payment form. */
+  readonly frameSrc?: readonly string[];
+  /** Where forms may post: a payment provider. */
+  readonly formAction?: readonly string[];
+  /** Audio and video. */
+  readonly mediaSrc?: readonly string[];
+  /** Stylesheets from another origin. */
+  readonly styleSrc?: readonly string[];
+  /** Scripts a page loads from another origin besides its own nonce'd ones (`'strict-dynamic'` still decides what runs). */
+  readonly scriptSrc?: readonly string[];
+}
+
+/** Each option of PolicySources and the directive it adds to. */
+const POLICY_DIRECTIVES = [
+  ['imgSrc', 'img-src'],
+  ['connectSrc', 'connect-src'],
+  ['fontSrc', 'font-src'],
+  ['frameSrc', 'frame-src'],
+  ['formAction', 'form-action'],
+  ['mediaSrc', 'media-src'],
+  ['styleSrc', 'style-src'],
+  ['scriptSrc', 'script-src'],
+] as const satisfies readonly (readonly [keyof PolicySources, string])[];
+
+/** An app's source that cannot stand in its directive: names the option, the source and what it must be. */
+export class PolicySourceError extends TypeError {
+  override readonly name = 'PolicySourceError';
+  readonly setting: string;
+  readonly value: string;
+  readonly expected: string;
+
+  constructor(setting: string, value: string, expected: string) {
+    super(`${setting}: ${JSON.stringify(value)} is not allowed: expected ${expected}`);
+    this.setting = setting;
+    this.value = value;
+    this.expected = expected;
+  }
+}
+
+/**
+ * The app's sources, checked at once: one that is not a single host or scheme source (a `;`
+ * would start a directive, a quote a keyword) stops the app from being built, naming the option.
+ */
+export function checkPolicySources(sources: PolicySources | undefined): PolicySources {
+  if (sources === undefined) return {};
+  for (const [option, list] of Object.entries(sources)) {
+    const setting = `contentSecurityPolicy.${option}`;
+    if (!POLICY_DIRECTIVES.some(([name]) => name === option)) throw new PolicySourceError(setting, option, `one of ${POLICY_DIRECTIVES.map(([name]) => name).join(', ')}`);
+    if (!Array.isArray(list)) throw new PolicySourceError(setting, String(list), 'a list of sources');
+    for (const source of list) {
+      if (typeof source !== 'string' || !isPolicySource(source)) throw new PolicySourceError(setting, String(source), 'a host or scheme source, such as https://cdn.example.com');
+    }
+  }
+  return sources;
+}
+
 export interface ContentSecurityPolicyOptions {
+  /** The app's own sources, added to each directive (checkPolicySources). */
+  readonly app?: PolicySources | undefined;
   /** Script URLs or origins allowed besides nonce-bearing scripts (e.g. analytics). */
   readonly scriptSources?: readonly string[];
   /** Origins `fetch`, beacons and EventSource may reach besides our own. */
@@ -83,12 +154,21 @@ function baseDirectives(): Record<string, readonly string[]> {
  * https://www.w3.org/TR/CSP3/#strict-dynamic-usage
  */
 export function createContentSecurityPolicy(options: ContentSecurityPolicyOptions = {}): ContentSecurityPolicy {
-  return compile({
+  const directives: Record<string, readonly string[]> = {
     ...baseDirectives(),
     'script-src': [`'nonce-${NONCE}'`, "'strict-dynamic'", ...checkedSources('script-src', options.scriptSources)],
     'style-src': ["'self'", ...hashSources(options.styleHashes)],
     'connect-src': ["'self'", ...checkedSources('connect-src', options.connectSources)],
-  });
+  };
+  const app = checkPolicySources(options.app);
+  for (const [option, directive] of POLICY_DIRECTIVES) {
+    const sources = app[option];
+    if (sources === undefined || sources.length === 0) continue;
+    // A directive the defaults leave to default-src starts from what default-src allows: the site.
+    const own = directives[directive] ?? directives['default-src'] ?? ["'self'"];
+    directives[directive] = [...new Set([...own, ...sources])];
+  }
+  return compile(directives);
 }
 
 export interface StatusPagePolicyOptions {
