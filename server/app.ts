@@ -243,6 +243,7 @@ function mountRoutes(
   const loadSettings = { getLoadContext: page.data.getLoadContext, publicOrigin: page.data.publicOrigin };
   const methodNotAllowed = createMethodNotAllowedHandler(pages);
   const actionMethodNotAllowed = createMethodNotAllowedHandler(pages, 'GET, HEAD, POST');
+  const postOnly = createMethodNotAllowedHandler(pages, 'POST');
   // Multipart only when the app takes uploads; 415 otherwise.
   const parseFormBody = createFormBodyParser(ACTION_BODY_LIMIT_BYTES, uploads === undefined ? undefined : createMultipartBodyParser(resolveUploadLimits(uploads)));
   const checkCsrf = csrf === undefined ? undefined : createCsrfCheck(csrf);
@@ -251,12 +252,14 @@ function mountRoutes(
     const showPage = isResourceRoute(route) ? createResourceHandler(route, { renderTimeoutMs, data: loadSettings }) : createPageHandler(route, page);
     // One Express route per path, its methods inside: a request is matched against each path
     // once, not once per method (a router layer each for GET, POST and the rest).
-    const methods = app.route(route.path).get(showPage);
+    // A resource route with an action alone (a webhook, a POST endpoint) answers GET with 405 too.
+    const takesGet = !isResourceRoute(route) || route.load !== undefined;
+    const methods = takesGet ? app.route(route.path).get(showPage) : app.route(route.path);
     if (route.action !== undefined && checkCsrf !== undefined) {
       // The body first (the token may be in it), then the cross-site check, then the action.
       const runAction = createActionHandler(route, showPage, { ...loadSettings, renderTimeoutMs });
       methods.post(labelRoute(route.path), parseFormBody, checkCsrf, runAction);
     }
-    methods.all(labelRoute(route.path), route.action === undefined ? methodNotAllowed : actionMethodNotAllowed);
+    methods.all(labelRoute(route.path), !takesGet ? postOnly : route.action === undefined ? methodNotAllowed : actionMethodNotAllowed);
   }
 }

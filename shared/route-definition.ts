@@ -147,11 +147,11 @@ export interface LayoutDefinition<Data = unknown> {
  * A module under `app/` with no default export: a resource route (docs/responses.md), whose
  * `load` answers GET and HEAD, and whose `action` answers POST, each with a Fetch `Response`.
  */
-export interface ResourceModule {
-  readonly default?: undefined;
-  readonly load: (context: LoadContext) => Response | Promise<Response>;
-  readonly action?: (context: ActionContext) => Response | Promise<Response>;
-}
+export type ResourceModule = { readonly default?: undefined } & (
+  | { readonly load: (context: LoadContext) => Response | Promise<Response>; readonly action?: (context: ActionContext) => Response | Promise<Response> }
+  // An action alone (a webhook, a POST endpoint): GET answers 405 with `Allow: POST`.
+  | { readonly load?: undefined; readonly action: (context: ActionContext) => Response | Promise<Response> }
+);
 
 /** A route that renders a page. */
 export interface PageRouteDefinition<Data = unknown> {
@@ -182,7 +182,8 @@ export interface PageRouteDefinition<Data = unknown> {
 export interface ResourceRouteDefinition {
   readonly path: string;
   readonly component?: undefined;
-  readonly load: (context: LoadContext) => Response | Promise<Response>;
+  /** Its GET and HEAD; without it (an action alone) they answer 405 with `Allow: POST`. */
+  readonly load?: ((context: LoadContext) => Response | Promise<Response>) | undefined;
   readonly action?: (context: ActionContext) => Response | Promise<Response>;
   readonly head?: undefined;
   readonly page?: undefined;

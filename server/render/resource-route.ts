@@ -74,7 +74,9 @@ function letGo(body: { cancel(): Promise<void> } | null | undefined): void {
  * streaming then, or an error in it, cuts the connection (its headers are gone).
  */
 export function createResourceHandler(route: ResourceRouteDefinition, { renderTimeoutMs, data }: ResourceHandlerOptions): RequestHandler {
-  if (typeof route.load !== 'function') throw new Error(`Route ${route.path} has neither a component nor a load: a resource route answers with what its load returns`);
+  if (typeof route.load !== 'function' && typeof route.action !== 'function') {
+    throw new Error(`Route ${route.path} has neither a component, a load nor an action: a resource route answers with what its load or action returns`);
+  }
 
   return async function answerResource(req: Request, res: Response) {
     res.locals.routePattern = route.path;
