@@ -18,12 +18,14 @@ export const ACTION_FIELD_LIMIT = 1_000;
 
 const URLENCODED = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
+const MULTIPART = 'multipart/form-data';
 
 /**
  * Reads an action's body with Express's own parsers: `application/x-www-form-urlencoded`
  * (what a `<form method="post">` sends; repeated fields become arrays) or `application/json`
- * (an object). Any other type, multipart included, and any `Content-Encoding`: 415. A body
- * that does not parse, or JSON that is not an object: 400. No body: `{}`.
+ * (an object), and `multipart/form-data` when the app takes uploads (`multipart`,
+ * multipart-body.ts). Any other type, multipart without uploads, and any `Content-Encoding`: 415.
+ * A body that does not parse, or JSON that is not an object: 400. No body: `{}`.
  *
  * Bodies are counted as they arrive (as server/http/body-limit.ts does for telemetry): a
  * declared length over the limit gets 413 before anything is read, and a chunked body gets it
@@ -31,7 +33,7 @@ const JSON_TYPE = 'application/json';
  * rest of an oversized body, which for an endless chunked body is never. An answer given
  * before the body's end closes the connection (closeConnectionUnlessBodyRead).
  */
-export function createFormBodyParser(limitBytes: number = ACTION_BODY_LIMIT_BYTES): RequestHandler {
+export function createFormBodyParser(limitBytes: number = ACTION_BODY_LIMIT_BYTES, multipart?: RequestHandler): RequestHandler {
   // Made on the first post, which many instances never get, rather than with every app.
   let parsers: ReadonlyArray<readonly [string, RequestHandler]> | undefined;
   function bodyParsers(): ReadonlyArray<readonly [string, RequestHandler]> {
@@ -48,6 +50,10 @@ export function createFormBodyParser(limitBytes: number = ACTION_BODY_LIMIT_BYTE
     if (!hasBody(req)) {
       req.body = {};
       next();
+      return;
+    }
+    if (multipart !== undefined && typeof req.is(MULTIPART) === 'string') {
+      multipart(req, res, next);
       return;
     }
     const parser = bodyParsers().find(([type]) => typeof req.is(type) === 'string')?.[1];
