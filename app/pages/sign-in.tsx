@@ -9,7 +9,9 @@ export const head: PageHead = { title: 'Sign in', robots: 'noindex' };
  * `GUESTBOOK_ADMINS`, sent on to the admin page, a reader to the guest book. A demonstration of
  * sessions, not of authentication: a real app checks a password or a provider here, and keeps
  * the rest as it is. The header's sign-out button posts here too (`intent=sign-out`): the
- * cookie is cleared and the browser sent home.
+ * session is destroyed and the browser sent home. The app keeps sessions in their cookie, so
+ * destroying one clears the cookie and a copy of it kept elsewhere lasts until its week ends; a
+ * store (createSessionStorage in app.ts) would delete the session itself.
  */
 export async function action({ body, context }: ActionContext) {
   const { session, sessions, admins } = context;
