@@ -42,4 +42,5 @@ export { Outlet, useActionData, useLoaderData, useParams, useRouteLoaderData, ty
 export { isRouteErrorResponse, ServerRouteError, useRouteError, type RouteErrorResponse } from './route-errors.tsx';
 export { useFetcher, useFetchers, type Fetcher, type FetcherInFlight, type FetcherState, type SubmitTarget } from './fetcher.tsx';
 export { useRevalidator, type Revalidator } from './revalidator.ts';
+export { Await, useAsyncError, type AwaitProps } from './await.tsx';
 export { useNavigationState, type NavigationState } from './navigation.ts';

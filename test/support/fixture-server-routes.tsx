@@ -2,6 +2,8 @@ import { route, defineRoute, flattenRoutes, layout, type RouteDefinition, type R
 import { forbidden, notFound, unauthorized } from '../../shared/status-helpers.ts';
 import * as boundaryThrow from './fixture-pages/boundary-throw.tsx';
 import * as clientThrow from './fixture-pages/client-throw.tsx';
+import * as awaitPage from './fixture-pages/await.tsx';
+import type { AwaitData } from './fixture-pages/await.tsx';
 import * as deferred from './fixture-pages/deferred.tsx';
 import type { DeferredData } from './fixture-pages/deferred.tsx';
 import * as delayed from './fixture-pages/delayed.tsx';
@@ -60,6 +62,15 @@ const table: readonly RouteTableEntry[] = [
       slow: after(300, () => ({ text: 'SLOW-VALUE', at: new Date(Date.UTC(2026, 10, 23)) })),
       broken: after(100, (): string => {
         throw new Error('fixture: deferred value rejected');
+      }),
+    }),
+  },
+  {
+    ...route('/fixtures/await', awaitPage),
+    load: (): AwaitData => ({
+      kept: after(50, () => 'KEPT-VALUE'),
+      broken: after(100, (): string => {
+        throw new Error('fixture: awaited value rejected');
       }),
     }),
   },
