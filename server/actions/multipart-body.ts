@@ -1,4 +1,4 @@
-import busboy, { type Busboy } from 'busboy';
+import type { Busboy, BusboyConfig } from 'busboy';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { HttpError } from '../../shared/http-error.ts';
 import { watchBodyCutShort } from '../http/body-limit.ts';
@@ -46,6 +46,8 @@ function addPart(parts: Map<string, PartValue | PartValue[]>, name: string, valu
   else parts.set(name, [previous, value]);
 }
 
+type Parse = (config: BusboyConfig) => Busboy;
+
 /**
  * Reads a `multipart/form-data` body with busboy into `req.body`: each field its text, each file
  * a Web `File` held in memory (never written to disk), repeated names arrays. Over a cap of
@@ -55,6 +57,9 @@ function addPart(parts: Map<string, PartValue | PartValue[]>, name: string, valu
  * Any `Content-Encoding`: 415, as for the other types.
  */
 export function createMultipartBodyParser(limits: UploadLimits): RequestHandler {
+  // Loaded as the app is made, and only by an app that takes uploads: every other start saves its 5 ms.
+  const loading: Promise<Parse> = import('busboy').then((module) => module.default);
+
   return function parseMultipartBody(req: Request, _res: Response, next: NextFunction) {
     const encoding = req.headers['content-encoding'];
     if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
@@ -65,68 +70,73 @@ export function createMultipartBodyParser(limits: UploadLimits): RequestHandler 
       next(new HttpError(413));
       return;
     }
-    let parser: Busboy;
-    try {
-      parser = busboy({
-        headers: req.headers,
-        // Browsers send file names as UTF-8 bytes; busboy's default reads them as Latin-1.
-        defParamCharset: 'utf8',
-        // One past each cap: busboy reports a limit when it is reached, and a file of exactly the cap is allowed.
-        limits: { fileSize: limits.maxFileBytes + 1, files: limits.maxFiles, fields: limits.maxFields, fieldSize: limits.maxBodyBytes + 1 },
-      });
-    } catch {
-      // No boundary, or a Content-Type busboy cannot read.
-      next(new HttpError(400));
+    loading.then((busboy) => readParts(busboy, req, limits, next), next);
+  };
+}
+
+/** Feeds the body to busboy, counting its bytes, and answers as createMultipartBodyParser says. */
+function readParts(busboy: Parse, req: Request, limits: UploadLimits, next: NextFunction): void {
+  let parser: Busboy;
+  try {
+    parser = busboy({
+      headers: req.headers,
+      // Browsers send file names as UTF-8 bytes; busboy's default reads them as Latin-1.
+      defParamCharset: 'utf8',
+      // One past each cap: busboy reports a limit when it is reached, and a file of exactly the cap is allowed.
+      limits: { fileSize: limits.maxFileBytes + 1, files: limits.maxFiles, fields: limits.maxFields, fieldSize: limits.maxBodyBytes + 1 },
+    });
+  } catch {
+    // No boundary, or a Content-Type busboy cannot read.
+    next(new HttpError(400));
+    return;
+  }
+
+  const parts = new Map<string, PartValue | PartValue[]>();
+  let received = 0;
+  let done = false;
+  function finish(error?: HttpError): void {
+    if (done) return;
+    done = true;
+    req.off('data', count);
+    stopWatching();
+    if (error === undefined) {
+      req.body = Object.fromEntries(parts);
+      next();
       return;
     }
+    // Nothing more is read or parsed; what was held is let go.
+    req.unpipe(parser);
+    req.pause();
+    parser.destroy();
+    next(error);
+  }
+  function count(chunk: Buffer): void {
+    received += chunk.length;
+    if (received > limits.maxBodyBytes) finish(new HttpError(413));
+  }
+  const stopWatching = watchBodyCutShort(req, (status) => finish(new HttpError(status)));
 
-    const parts = new Map<string, PartValue | PartValue[]>();
-    let received = 0;
-    let done = false;
-    function finish(error?: HttpError): void {
-      if (done) return;
-      done = true;
-      req.off('data', count);
-      stopWatching();
-      if (error === undefined) {
-        req.body = Object.fromEntries(parts);
-        next();
-        return;
-      }
-      // Nothing more is read or parsed; what was held is let go.
-      req.unpipe(parser);
-      req.pause();
-      parser.destroy();
-      next(error);
-    }
-    function count(chunk: Buffer): void {
-      received += chunk.length;
-      if (received > limits.maxBodyBytes) finish(new HttpError(413));
-    }
-    const stopWatching = watchBodyCutShort(req, (status) => finish(new HttpError(status)));
-
-    parser.on('field', function field(name, value, info) {
-      if (info.valueTruncated || info.nameTruncated) finish(new HttpError(413));
-      else addPart(parts, name, value);
+  parser.on('field', function field(name, value, info) {
+    if (info.valueTruncated || info.nameTruncated) finish(new HttpError(413));
+    else addPart(parts, name, value);
+  });
+  parser.on('file', function file(name, stream, { filename, mimeType }) {
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('limit', () => finish(new HttpError(413)));
+    // Destroyed with the parser's own error, which the parser reports below.
+    stream.on('error', () => undefined);
+    stream.on('end', function fileRead() {
+      if (!stream.truncated) addPart(parts, name, new File([Buffer.concat(chunks)], filename ?? '', { type: mimeType }));
     });
-    parser.on('file', function file(name, stream, { filename, mimeType }) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('limit', () => finish(new HttpError(413)));
-      // Destroyed with the parser's own error, which the parser reports below.
-      stream.on('error', () => undefined);
-      stream.on('end', function fileRead() {
-        if (!stream.truncated) addPart(parts, name, new File([Buffer.concat(chunks)], filename ?? '', { type: mimeType }));
-      });
-    });
-    parser.on('filesLimit', () => finish(new HttpError(413)));
-    parser.on('fieldsLimit', () => finish(new HttpError(413)));
-    // A malformed part header, or the body ended before the closing boundary.
-    parser.on('error', () => finish(new HttpError(400)));
-    parser.on('close', () => finish());
-    // The client went away: there is no one left to answer.
-    req.once('error', () => finish(new HttpError(400)));
-    req.on('data', count);
-    req.pipe(parser);
-  };
+  });
+  parser.on('filesLimit', () => finish(new HttpError(413)));
+  parser.on('fieldsLimit', () => finish(new HttpError(413)));
+  // A malformed part header, or the body ended before the closing boundary.
+  parser.on('error', () => finish(new HttpError(400)));
+  parser.on('close', () => finish());
+  // The client went away: there is no one left to answer.
+  req.once('error', () => finish(new HttpError(400)));
+  req.on('data', count);
+  req.pipe(parser);
 }
