@@ -19,5 +19,7 @@ export {
 export { createSessionStorage, type SessionIdStorageStrategy } from './sessions/session-storage.ts';
 export { createMemorySessionStorage } from './sessions/memory-session-storage.ts';
 export { createApp, type AppOptions } from './app.ts';
+export type { OnServerError, ServerErrorInfo } from './observability/error-hook.ts';
+export type { AppLoggerOptions } from './observability/logger.ts';
 export type { PolicySources } from './security/content-security-policy.ts';
 export { START_EXIT, startServer, type RunningServer, type StartOptions } from './start-server.ts';

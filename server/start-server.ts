@@ -130,7 +130,9 @@ async function listen(server: Server, listener: Listener, logger: Logger): Promi
  * so they run the real lifecycle.
  */
 export async function startServer(config: Config, definition: ResolvedApp, options: StartOptions = {}): Promise<RunningServer> {
-  const logger = createLogger({ level: config.logLevel });
+  // The app's level, when it sets one, else LOG_LEVEL; its redaction adds to the framework's.
+  const appLogger = definition.logger;
+  const logger = createLogger({ level: appLogger?.level ?? config.logLevel, destination: appLogger?.destination, app: appLogger });
   installCrashLog(logger, (code) => process.exit(code));
   const assets = loadClientBuild(config.assetsDir, logger);
   const readiness = new ReadinessState();

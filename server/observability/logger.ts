@@ -1,4 +1,4 @@
-import { pino, type DestinationStream, type Level, type Logger } from 'pino';
+import { pino, type DestinationStream, type Level, type Logger, type LoggerOptions as PinoOptions } from 'pino';
 import { createBatchedStdout } from './log-destination.ts';
 
 /**
@@ -16,9 +16,27 @@ export const REDACTED_PATHS = [
   'headers["set-cookie"]',
 ];
 
+/**
+ * What an app may set of its logger (`defineApp({ logger })`, docs/observability.md#the-apps-logger):
+ * pino's options of the same names. Its redaction adds to the framework's, never replaces it.
+ */
+export interface AppLoggerOptions {
+  /** More paths to remove from every line (pino's `redact` paths: `'user.email'`, `'body.card'`); cookies and authorization stay removed. */
+  readonly redact?: readonly string[] | undefined;
+  /** Fields added to every line (a trace id of the current request's span): pino's `mixin`; a line's own fields win over them. */
+  readonly mixin?: PinoOptions['mixin'] | undefined;
+  /** The level instead of `LOG_LEVEL`; leave it out and `LOG_LEVEL` decides. */
+  readonly level?: Level | 'silent' | undefined;
+  /** Where lines go instead of stdout (pino's destination: a file, a transport, a stream). */
+  readonly destination?: DestinationStream | undefined;
+}
+
 export interface LoggerOptions {
   readonly level: Level | 'silent';
-  readonly destination?: DestinationStream;
+  /** Default: stdout, in one write per turn of the event loop. */
+  readonly destination?: DestinationStream | undefined;
+  /** The app's redaction paths and mixin (its level and destination are chosen by the caller). */
+  readonly app?: Pick<AppLoggerOptions, 'redact' | 'mixin'> | undefined;
 }
 
 /**
@@ -34,6 +52,9 @@ function serializeErr(value: unknown): unknown {
  * The process's one pino logger: JSON lines, secrets removed, to stdout in one write per turn
  * of the event loop (./log-destination.ts).
  */
-export function createLogger({ level, destination }: LoggerOptions): Logger {
-  return pino({ level, redact: { paths: REDACTED_PATHS, remove: true }, serializers: { err: serializeErr } }, destination ?? createBatchedStdout());
+export function createLogger({ level, destination, app }: LoggerOptions): Logger {
+  // The framework's paths first and always: an app's list only adds to them.
+  const paths = [...REDACTED_PATHS, ...(app?.redact ?? [])];
+  const mixin = app?.mixin === undefined ? {} : { mixin: app.mixin };
+  return pino({ level, redact: { paths, remove: true }, serializers: { err: serializeErr }, ...mixin }, destination ?? createBatchedStdout());
 }

@@ -1,5 +1,7 @@
 import type { Request } from 'express';
 import { createDigest, fingerprintError } from './digest.ts';
+import { errorFields } from './error-fields.ts';
+import { serverErrorReporter } from './error-hook.ts';
 import { requestPath } from './request-path.ts';
 
 /**
@@ -10,50 +12,6 @@ import { requestPath } from './request-path.ts';
  */
 const digests = new WeakMap<object, string>();
 
-interface ErrorFields {
-  /** What was thrown: an object's class (`InventoryError`, whatever its `name`), or a primitive's type (`string`). */
-  readonly type: string;
-  readonly name: string;
-  readonly message: string;
-  readonly stack: string | undefined;
-  /** A status the error carries (http-errors' `createError(404)`): not a status helper's, so the answer was 500. */
-  readonly status?: number;
-}
-
-function typeOf(error: unknown): string {
-  if (typeof error !== 'object' || error === null) return error === null ? 'null' : typeof error;
-  const maker: unknown = error.constructor;
-  return typeof maker === 'function' && maker.name !== '' ? maker.name : 'Object';
-}
-
-/**
- * Fetch's `Headers` refuses a value with an error that quotes it whole
- * (`Headers.append: "sid=…\r\n" is an invalid header value.`): a route that builds its own
- * `Headers` or `Response` throws that as it is, and the value may be a cookie or a token.
- */
-const QUOTED_HEADER_VALUE = /^([^"]*): "[\s\S]*" is an invalid header value\.$/;
-
-/** The message and stack of an error, with a header value Fetch quoted in them left out; the header is named where Fetch names it. */
-function withoutHeaderValue(message: string, stack: string | undefined): { readonly message: string; readonly stack: string | undefined } {
-  const quoted = QUOTED_HEADER_VALUE.exec(message);
-  if (quoted === null) return { message, stack };
-  const said = `${quoted[1]}: a header value (left out of the log) is an invalid header value.`;
-  return { message: said, stack: stack?.replace(message, said) };
-}
-
-/**
- * The fields of the line's `err`, chosen here: never the error's other properties, which may hold
- * what must not be logged (a client library's error carrying its request's headers).
- */
-function errorFields(error: unknown): ErrorFields {
-  const type = typeOf(error);
-  if (error instanceof Error) {
-    const status = 'status' in error && typeof error.status === 'number' ? { status: error.status } : {};
-    return { type, name: error.name, ...withoutHeaderValue(error.message, error.stack), ...status };
-  }
-  return { type, name: 'NonError', message: String(error), stack: undefined };
-}
-
 /** Whether this error has had its `error` line already: whatever it is, it was taken for a server error. */
 export function isLoggedError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && digests.has(error);
@@ -62,7 +20,7 @@ export function isLoggedError(error: unknown): boolean {
 /**
  * Writes the one `error` line of docs/status-pages.md (digest, request id via the child
  * logger, method, path, route pattern, error name, message, stack, fingerprint) and returns
- * the digest.
+ * the digest. The app's `onError`, if any, is then given the error, once.
  */
 export function logServerError(req: Request, error: unknown): string {
   const isObject = typeof error === 'object' && error !== null;
@@ -87,5 +45,7 @@ export function logServerError(req: Request, error: unknown): string {
     },
     'server error',
   );
+  // After the line, so the app's report and the log agree on the digest (error-hook.ts).
+  serverErrorReporter(req)?.(req, error, digest);
   return digest;
 }

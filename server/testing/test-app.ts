@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { createApp, type AppOptions } from '../app.ts';
 import { resolveApp, type AppDefinition, type Environment } from '../app-definition.ts';
-import { createLogger } from '../observability/logger.ts';
+import { createLogger, type AppLoggerOptions } from '../observability/logger.ts';
 
 /** One parsed log line of an app under test. */
 export type TestLogLine = Readonly<Record<string, unknown>> & { readonly level: number; readonly msg?: string };
@@ -22,16 +22,23 @@ export interface TestAppOptions extends Partial<Omit<AppOptions, 'app' | 'logger
   readonly env?: Environment;
 }
 
-/** The product's real logger (redaction included), writing every line parsed into `logs`, at debug. */
-export function createCapturingLogger(): { readonly logger: Logger; readonly logs: TestLogLine[] } {
+/**
+ * The product's real logger (redaction included), writing every line parsed into `logs`, at debug.
+ * Given an app's `logger` options, it adds their redaction and mixin, logs at their level, and
+ * writes each line to their destination as well.
+ */
+export function createCapturingLogger(options: AppLoggerOptions = {}): { readonly logger: Logger; readonly logs: TestLogLine[] } {
   const logs: TestLogLine[] = [];
+  const also = options.destination;
   const logger = createLogger({
-    level: 'debug',
+    level: options.level ?? 'debug',
     destination: {
       write(line: string) {
         logs.push(JSON.parse(line));
+        also?.write(line);
       },
     },
+    app: options,
   });
   return { logger, logs };
 }
@@ -43,7 +50,7 @@ export function createCapturingLogger(): { readonly logger: Logger; readonly log
  * is checked as the browser would receive it either way (render-page.tsx), as in production.
  */
 export function createTestApp<Settings>(definition: AppDefinition<Settings>, { env = {}, ...options }: TestAppOptions = {}): TestApp {
-  const { logger, logs } = createCapturingLogger();
+  const { logger, logs } = createCapturingLogger(definition.logger);
   const forms = { secret: 'form-token-secret-made-for-an-app-under-test' };
   return { app: createApp({ app: resolveApp(definition, { NODE_ENV: 'test', ...env }), logger, forms, ...options }), logs };
 }

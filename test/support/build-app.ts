@@ -23,7 +23,7 @@ export interface TestApp {
 export const TEST_FORMS = { secret: 'test-app-form-token-secret-of-32-chars-or-more' } as const;
 
 /** The app's hooks (as `resolveApp` gives them) and the framework's options, side by side. */
-export type BuildAppOptions = Partial<Omit<AppOptions, 'app' | 'logger'>> & Partial<Omit<ResolvedApp, 'routes'>>;
+export type BuildAppOptions = Partial<Omit<AppOptions, 'app' | 'logger'>> & Partial<Omit<ResolvedApp, 'routes' | 'logger'>>;
 
 /**
  * An app with its own pages and a logger that writes parsed lines to an array, through the
