@@ -15,7 +15,7 @@ import { createServerErrorReporter, reportServerErrors } from './observability/e
 import { createPageRequest } from './render/request-context.ts';
 import { labelRoute } from './observability/label-route.ts';
 import { liveReloadScript } from './render/live-reload.ts';
-import { rejectMalformedRequests } from './errors/malformed-request.ts';
+import { createMalformedRequestCheck, MAX_BODY_BYTES } from './errors/malformed-request.ts';
 import { closeConnectionUnlessBodyRead } from './http/body-limit.ts';
 import { middlewareSequence } from './http/middleware-sequence.ts';
 import type { Metrics } from './observability/metrics.ts';
@@ -33,7 +33,7 @@ import { createRedirectAnswer } from './actions/redirect-answer.ts';
 import { createResourceHandler } from './render/resource-route.ts';
 import { flattenRoutes, isResourceRoute, type RouteDefinition } from '../shared/route-definition.ts';
 import { ACTION_BODY_LIMIT_BYTES, createFormBodyParser } from './actions/form-body.ts';
-import { createMultipartBodyParser, resolveUploadLimits } from './actions/multipart-body.ts';
+import { createMultipartBodyParser, resolveUploadLimits, type UploadLimits } from './actions/multipart-body.ts';
 import { createStaticAssets } from './static/static-assets.ts';
 import { createStatusPages, type StatusPages } from './errors/status-pages.ts';
 import { createTelemetryRouter } from './telemetry/telemetry-endpoints.ts';
@@ -112,6 +112,7 @@ export function createApp(options: AppOptions): Express {
 
   const readiness = options.readiness ?? alwaysReady;
   const overload = overloadGuard(options, pages);
+  const uploads = options.app.uploads === undefined ? undefined : resolveUploadLimits(options.app.uploads);
   // Every answer's head gets the request id and the security headers as it is written, and
   // Connection: close once shutdown has begun, so proxies stop reusing connections to this instance.
   installResponseHead(app, { defaults: securityHeaderDefaults(), policy, closing: () => !readiness.isReady() });
@@ -122,7 +123,8 @@ export function createApp(options: AppOptions): Express {
       ...(metrics === undefined ? [] : [createMetricsMiddleware(metrics)]),
       assignNonce,
       closeConnectionUnlessBodyRead,
-      rejectMalformedRequests,
+      // A declared body larger than any route reads gets 413 here: one an app's uploads allow passes.
+      createMalformedRequestCheck(Math.max(MAX_BODY_BYTES, uploads?.maxBodyBytes ?? 0)),
       // After the request id and the logger, so a refusal has its completion line; before anything costly.
       ...(overload === undefined ? [] : [overload.refuseWhenOverloaded]),
     ]),
@@ -148,7 +150,7 @@ export function createApp(options: AppOptions): Express {
   mountRoutes(app, routes, {
     pages,
     csrf,
-    uploads: options.app.uploads,
+    uploads,
     page: pageHandlerOptions(options, { development, telemetry, csrf, policy, routeTable, reload, analytics }),
   });
 
@@ -237,7 +239,7 @@ function mountRoutes(
     csrf,
     uploads,
     page,
-  }: { readonly pages: StatusPages; readonly csrf: CsrfOptions | undefined; readonly uploads: ResolvedApp['uploads']; readonly page: PageHandlerOptions },
+  }: { readonly pages: StatusPages; readonly csrf: CsrfOptions | undefined; readonly uploads: UploadLimits | undefined; readonly page: PageHandlerOptions },
 ): void {
   const { renderTimeoutMs } = page;
   const loadSettings = { getLoadContext: page.data.getLoadContext, publicOrigin: page.data.publicOrigin };
@@ -245,7 +247,7 @@ function mountRoutes(
   const actionMethodNotAllowed = createMethodNotAllowedHandler(pages, 'GET, HEAD, POST');
   const postOnly = createMethodNotAllowedHandler(pages, 'POST');
   // Multipart only when the app takes uploads; 415 otherwise.
-  const parseFormBody = createFormBodyParser(ACTION_BODY_LIMIT_BYTES, uploads === undefined ? undefined : createMultipartBodyParser(resolveUploadLimits(uploads)));
+  const parseFormBody = createFormBodyParser(ACTION_BODY_LIMIT_BYTES, uploads === undefined ? undefined : createMultipartBodyParser(uploads));
   const checkCsrf = csrf === undefined ? undefined : createCsrfCheck(csrf);
   for (const route of routes) {
     // A route without a component answers with the Response its load returns (docs/responses.md).

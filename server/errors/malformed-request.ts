@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { HttpError } from '../../shared/http-error.ts';
 import { isAsteriskForm, unreadableTargetOf } from '../http/request-target.ts';
 
@@ -26,7 +26,7 @@ function isValidHost(host: string): boolean {
 /** Longer targets get 414; Node's own header limit (16 KiB) answers 431 beyond that. */
 export const MAX_URL_LENGTH = 8_192;
 
-/** No route here reads a body larger than this; say so before anything reads it. */
+/** No route here reads a body larger than this, unless the app's uploads allow more (createMalformedRequestCheck); say so before anything reads it. */
 export const MAX_BODY_BYTES = 1_048_576;
 
 /** Decoded text no page path can legitimately hold: NUL and C0/DEL controls. */
@@ -62,10 +62,10 @@ function bad(problem: string): Malformation {
 const REQUEST_TARGET = /^(?:\/|https?:\/\/)/i;
 
 /** What is wrong with a request, or `undefined` when it is fine. */
-export function findMalformation(req: Pick<Request, 'url' | 'rawHeaders' | 'httpVersion' | 'headers'>): Malformation | undefined {
+export function findMalformation(req: Pick<Request, 'url' | 'rawHeaders' | 'httpVersion' | 'headers'>, maxBodyBytes: number = MAX_BODY_BYTES): Malformation | undefined {
   if (req.url.length > MAX_URL_LENGTH) return { status: 414, problem: 'request target too long' };
   const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) return { status: 413, problem: 'body too large' };
+  if (declared !== undefined && Number(declared) > maxBodyBytes) return { status: 413, problem: 'body too large' };
   if (!REQUEST_TARGET.test(req.url)) return bad('request target is not origin-form or absolute-form');
   // RFC 9112 §6.3: a body whose length cannot be known (chunked not last) must be refused.
   const codings = req.headers['transfer-encoding'];
@@ -98,24 +98,28 @@ export function findMalformation(req: Pick<Request, 'url' | 'rawHeaders' | 'http
 /**
  * Answers malformed requests before any route sees them (docs/status-pages.md): 400, or 413/414 for sizes.
  * `OPTIONS *` (RFC 9110 §9.3.7) asks about the server as a whole: it gets the methods we allow.
+ * `maxBodyBytes` is the largest declared body any route reads: `MAX_BODY_BYTES`, or an app's
+ * uploads' `maxBodyBytes` above it.
  */
-export function rejectMalformedRequests(req: Request, res: Response, next: NextFunction): void {
-  if (isAsteriskForm(req)) {
-    if (req.method === 'OPTIONS') {
-      res.status(204).setHeader('Allow', 'GET, HEAD');
-      res.end();
+export function createMalformedRequestCheck(maxBodyBytes: number): RequestHandler {
+  return function rejectMalformedRequests(req: Request, res: Response, next: NextFunction): void {
+    if (isAsteriskForm(req)) {
+      if (req.method === 'OPTIONS') {
+        res.status(204).setHeader('Allow', 'GET, HEAD');
+        res.end();
+        return;
+      }
+      next(new HttpError(400, 'Bad Request: asterisk-form outside OPTIONS'));
       return;
     }
-    next(new HttpError(400, 'Bad Request: asterisk-form outside OPTIONS'));
-    return;
-  }
-  // Set aside by the HTTP server (server/http/request-target.ts): the router could not have read it.
-  const unreadableTarget = unreadableTargetOf(req);
-  const malformation = unreadableTarget === undefined ? findMalformation(req) : bad(unreadableTarget);
-  if (malformation === undefined) {
-    next();
-    return;
-  }
-  req.log.info({ problem: malformation.problem }, 'malformed request');
-  next(new HttpError(malformation.status, malformation.problem));
+    // Set aside by the HTTP server (server/http/request-target.ts): the router could not have read it.
+    const unreadableTarget = unreadableTargetOf(req);
+    const malformation = unreadableTarget === undefined ? findMalformation(req, maxBodyBytes) : bad(unreadableTarget);
+    if (malformation === undefined) {
+      next();
+      return;
+    }
+    req.log.info({ problem: malformation.problem }, 'malformed request');
+    next(new HttpError(malformation.status, malformation.problem));
+  };
 }

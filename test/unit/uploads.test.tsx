@@ -128,6 +128,17 @@ describe('an app that takes uploads', () => {
     expect(errorLines(logs)).toEqual([]);
   });
 
+  test("a file over the edge's 1 MiB declared-body limit passes when the app's caps allow it", async () => {
+    const { app, bodies } = uploadApp({ maxFileBytes: 4 * 1024 * 1024 });
+    const res = await request(app)
+      .post('/profile')
+      .set('Sec-Fetch-Site', 'same-origin')
+      .attach('avatar', Buffer.alloc(2 * 1024 * 1024, 'a'), 'big.bin');
+    expect(res.status).toBe(200);
+    const avatar = bodies[0]?.avatar;
+    expect(avatar instanceof File ? avatar.size : avatar).toBe(2 * 1024 * 1024);
+  });
+
   test('one file more than maxFiles gets the 413 page', async () => {
     const { app, bodies } = uploadApp({ maxFiles: 2 });
     const post = (files: number) => {
