@@ -19,6 +19,7 @@ export {
 export { createSessionStorage, type SessionIdStorageStrategy } from './sessions/session-storage.ts';
 export { createMemorySessionStorage } from './sessions/memory-session-storage.ts';
 export { createApp, type AppOptions } from './app.ts';
+export type { UploadLimits } from './actions/multipart-body.ts';
 export type { OnServerError, ServerErrorInfo } from './observability/error-hook.ts';
 export type { AppLoggerOptions } from './observability/logger.ts';
 export type { PolicySources } from './security/content-security-policy.ts';

@@ -50,9 +50,9 @@ function uploadApp(uploads: AppDefinition['uploads']): TestApp & { readonly bodi
 const PAGE_TITLE = (status: number) => new RegExp(`<title>${status}: [^<]+</title>`);
 
 /** A multipart body written by hand, as a browser writes one. */
-function multipart(boundary: string, parts: ReadonlyArray<{ name: string; value: string; filename?: string }>, closed = true): string {
-  const written = parts.map(({ name, value, filename }) => {
-    const disposition = `Content-Disposition: form-data; name="${name}"${filename === undefined ? '' : `; filename="${filename}"\r\nContent-Type: text/plain`}`;
+function multipart(boundary: string, parts: ReadonlyArray<{ name: string; value: string; filename?: string; type?: string }>, closed = true): string {
+  const written = parts.map(({ name, value, filename, type = 'text/plain' }) => {
+    const disposition = `Content-Disposition: form-data; name="${name}"${filename === undefined ? '' : `; filename="${filename}"\r\nContent-Type: ${type}`}`;
     return `--${boundary}\r\n${disposition}\r\n\r\n${value}\r\n`;
   });
   return `${written.join('')}${closed ? `--${boundary}--\r\n` : ''}`;
@@ -86,6 +86,18 @@ describe('an app that takes uploads', () => {
     const res = await request(app).post('/api/avatar').set('Sec-Fetch-Site', 'same-origin').attach('avatar', Buffer.from('abc'), 'a.txt');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ name: 'a.txt', size: 3, text: 'abc' });
+  });
+
+  test('an empty file input, as a browser sends it, is a File of size 0 with an empty name', async () => {
+    const { app, bodies } = uploadApp({});
+    const res = await request(app)
+      .post('/profile')
+      .set('Sec-Fetch-Site', 'same-origin')
+      .set('Content-Type', 'multipart/form-data; boundary=b')
+      .send(multipart('b', [{ name: 'avatar', value: '', filename: '', type: 'application/octet-stream' }]));
+    expect(res.status).toBe(200);
+    const avatar = bodies[0]?.avatar;
+    expect(avatar instanceof File ? [avatar.name, avatar.size] : avatar).toEqual(['', 0]);
   });
 
   test('repeated names become arrays, as repeated urlencoded fields do', async () => {
