@@ -140,19 +140,18 @@ function runScript(code: string): void {
 const HEAD_TAGS = 'meta[name=description],meta[name=robots],meta[property^="og:"],link[rel=canonical]';
 
 /**
- * A page's tags as the server resolved them, or as elements: `noindex` alone for a status view,
- * as on the status pages. `undefined` keeps the tags on the screen.
+ * A page's tags as the server resolved them, or `noindex` alone for a status view, as on the
+ * status pages, which leaves the document's language as it is. `undefined` keeps the tags on
+ * the screen.
  */
-type Head = ResolvedHead | Element[] | undefined;
+type Head = ResolvedHead | { readonly meta: ResolvedHead['meta']; readonly html?: undefined; readonly canonical?: undefined } | undefined;
 
 function setHead(title: string, head: Head): void {
   document.title = title;
   if (head === undefined) return;
   for (const element of document.head.querySelectorAll(HEAD_TAGS)) element.remove();
-  if (Array.isArray(head)) {
-    document.head.append(...head);
-    return;
-  }
+  // A page of another language (its head's `lang`) sets the document's, and the next page its own.
+  Object.assign(document.documentElement, head.html);
   for (const { key, value, content } of head.meta) {
     const meta = document.createElement('meta');
     meta.setAttribute(key, value);
@@ -414,7 +413,7 @@ async function showStatus(response: Response, options: Go, key: number, landed: 
   commit(
     { key, status: response.status, digest: typeof digest === 'string' ? digest : undefined },
     title,
-    [Object.assign(document.createElement('meta'), { name: 'robots', content: 'noindex' })],
+    { meta: [{ key: 'name', value: 'robots', content: 'noindex' }] },
     { announce: true },
   );
 }

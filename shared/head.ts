@@ -13,8 +13,19 @@ export interface OpenGraph {
   readonly image?: string;
 }
 
-export interface PageHead {
-  /** The page's own title; the site's name follows it (`Title · Site`). */
+/** The text's direction, the document's `dir`. */
+export type TextDirection = 'ltr' | 'rtl' | 'auto';
+
+/** The document's language and direction (`<html lang dir>`), set by the site, a layout or a page. */
+export interface DocumentLanguage {
+  /** A BCP 47 tag, e.g. `fr` or `pt-BR`. Default: the site's, else `en`. */
+  readonly lang?: string;
+  /** Default: the site's, else none (the browser's own, left to right). */
+  readonly dir?: TextDirection;
+}
+
+export interface PageHead extends DocumentLanguage {
+  /** The page's own title, inside the site's title template (`Title · Site` by default). */
   readonly title?: string;
   readonly description?: string;
   /**
@@ -33,9 +44,14 @@ export interface PageHead {
  * not from data: a layout's data is not loaded again when moving between its pages, and its
  * head must hold for each of them.
  */
-export interface LayoutHead {
+export interface LayoutHead extends DocumentLanguage {
   /** The page's title inside the section's: `%s` stands for it (`'%s · Guest book'`). */
   readonly titleTemplate?: string;
+  /**
+   * In place of the site's title template for the pages inside the layout (`'%s'` drops the
+   * site's name after them). Default: the site's.
+   */
+  readonly siteTitleTemplate?: string;
   /** The title of a page inside the layout that declares none. */
   readonly title?: string;
   readonly description?: string;
@@ -43,36 +59,54 @@ export interface LayoutHead {
   readonly openGraph?: Pick<OpenGraph, 'type' | 'image'>;
 }
 
+/** A page's head with what its layouts give, the site's title template of the innermost that names one included. */
+export interface PageHeadWithinLayouts extends PageHead {
+  readonly siteTitleTemplate?: string;
+}
+
 /**
  * A page's head within its layouts, outermost first: each field the page leaves out comes from
  * the innermost layout that gives it, and the page's title goes into the innermost title
- * template. The site's name still follows (resolveHead).
+ * template. The site's title template still goes around it (resolveHead), the innermost
+ * layout's `siteTitleTemplate` in its place.
  */
-export function headWithinLayouts(layouts: readonly (LayoutHead | undefined)[], page: PageHead): PageHead {
+export function headWithinLayouts(layouts: readonly (LayoutHead | undefined)[], page: PageHead): PageHeadWithinLayouts {
   // Stryker disable next-line ConditionalExpression: equivalent, without layouts every field below is the page's own; this only skips the work
   if (layouts.length === 0) return page;
   const inner = <Key extends keyof LayoutHead>(key: Key): LayoutHead[Key] => layouts.findLast((head) => head?.[key] !== undefined)?.[key];
   const own = page.title === '' ? undefined : page.title;
   const template = inner('titleTemplate');
-  const title = own === undefined ? inner('title') : template === undefined ? own : template.replaceAll('%s', own);
+  const title = own === undefined ? inner('title') : template === undefined ? own : template.replaceAll('%s', () => own);
   const openGraph = Object.assign({}, ...layouts.map((head) => head?.openGraph), page.openGraph);
   const description = page.description ?? inner('description');
   const robots = page.robots ?? inner('robots');
+  const lang = page.lang ?? inner('lang');
+  const dir = page.dir ?? inner('dir');
+  const siteTitleTemplate = inner('siteTitleTemplate');
   // Stryker disable ConditionalExpression: equivalent, a field left undefined and a field left out read the same in resolveHead (an empty title and an empty openGraph count as none)
   return {
     ...page,
     ...(title === undefined ? {} : { title }),
     ...(description === undefined ? {} : { description }),
     ...(robots === undefined ? {} : { robots }),
+    ...(lang === undefined ? {} : { lang }),
+    ...(dir === undefined ? {} : { dir }),
+    ...(siteTitleTemplate === undefined ? {} : { siteTitleTemplate }),
     ...(Object.keys(openGraph).length === 0 ? {} : { openGraph }),
   };
   // Stryker restore ConditionalExpression
 }
 
-/** App-wide defaults, from `createApp({ site })`. */
+/** App-wide defaults, from `defineApp({ site })`. */
 export interface SiteHead {
   readonly name: string;
   readonly description?: string | undefined;
+  /** Every page's title inside it: `%s` stands for the title. Default `'%s · ' + name`; `'%s'` for none. */
+  readonly titleTemplate?: string | undefined;
+  /** Every document's `<html lang>` unless a layout or page says otherwise. Default `en`. */
+  readonly lang?: string | undefined;
+  /** Every document's `<html dir>` unless a layout or page says otherwise. Default: none. */
+  readonly dir?: TextDirection | undefined;
 }
 
 export interface HeadMeta {
@@ -84,6 +118,11 @@ export interface HeadMeta {
 
 export interface ResolvedHead {
   readonly title: string;
+  /**
+   * The `<html>` element's attributes, both always there so that an in-place navigation sets
+   * each (client/router.tsx): `dir` empty for none, the browser's own direction.
+   */
+  readonly html: { readonly lang: string; readonly dir: TextDirection | '' };
   readonly canonical: string | undefined;
   readonly meta: readonly HeadMeta[];
 }
@@ -119,10 +158,12 @@ function absolute(url: string | undefined, field: HeadUrlField, { origin, onUnus
 }
 
 /** A page's head with the site's defaults filled in, as tags to write. */
-export function resolveHead(page: PageHead, site: SiteHead, urls: HeadUrls): ResolvedHead {
+export function resolveHead(page: PageHeadWithinLayouts, site: SiteHead, urls: HeadUrls): ResolvedHead {
   // An empty title counts as none, in `<title>` and `og:title` alike.
   const ownTitle = page.title === '' ? undefined : page.title;
-  const title = ownTitle === undefined ? site.name : `${ownTitle} · ${site.name}`;
+  const template = page.siteTitleTemplate ?? site.titleTemplate ?? `%s · ${site.name}`;
+  const title = ownTitle === undefined ? site.name : template.replaceAll('%s', () => ownTitle);
+  const html: ResolvedHead['html'] = { lang: page.lang ?? site.lang ?? 'en', dir: page.dir ?? site.dir ?? '' };
   const description = page.description ?? site.description;
   const canonical = page.canonical === undefined ? urls.pageUrl : absolute(page.canonical, 'canonical', urls);
   const og = page.openGraph ?? {};
@@ -138,5 +179,5 @@ export function resolveHead(page: PageHead, site: SiteHead, urls: HeadUrls): Res
   add('property', 'og:type', og.type ?? 'website');
   add('property', 'og:site_name', site.name);
   add('property', 'og:image', absolute(og.image, 'openGraph.image', urls));
-  return { title, canonical, meta };
+  return { title, html, canonical, meta };
 }

@@ -85,6 +85,13 @@ export type PageComponent<Data = unknown> = Bivariant<(props: PageProps<Data>) =
 export type HeadDefinition<Data = unknown> = PageHead | Bivariant<(data: Data, params: RouteParams) => PageHead>;
 
 /**
+ * The head while the module's `ErrorBoundary` shows (`Book not found` for a 404 its `load`
+ * threw), from what `useRouteError()` gives the boundary. Inside the layouts' heads, as a
+ * page's; `noindex` unless it says otherwise. Default: the status's title (`404: Not Found`).
+ */
+export type ErrorHead = Bivariant<(error: unknown) => PageHead>;
+
+/**
  * A page module under `app/pages/`: the component as its default export, and beside it
  * what the server needs. The client build removes `load`, `action` and `head` and what only
  * they use before bundling the module, so none of it ships (docs/rendering.md).
@@ -97,6 +104,8 @@ export interface PageModule<Data = unknown> {
   readonly action?: (context: ActionContext) => ActionResult | Promise<ActionResult>;
   /** Shown in the page's place, inside its layouts, when its `load` or render fails (`useRouteError()` says what). */
   readonly ErrorBoundary?: ComponentType;
+  /** The head while its `ErrorBoundary` shows; runs on the server only. */
+  readonly errorHead?: ErrorHead;
 }
 
 /**
@@ -110,6 +119,8 @@ export interface LayoutModule<Data = unknown> {
   readonly load?: (context: LoadContext) => LoadResult<Data> | Promise<LoadResult<Data>>;
   readonly head?: LayoutHead;
   readonly ErrorBoundary?: ComponentType;
+  /** The head while its `ErrorBoundary` shows; runs on the server only. */
+  readonly errorHead?: ErrorHead;
   /** Whether the layout's data loads again on a navigation or a revalidation (React Router's); runs in the browser. */
   readonly shouldRevalidate?: ShouldRevalidate;
 }
@@ -141,6 +152,7 @@ export interface LayoutDefinition<Data = unknown> {
   readonly load?: (context: LoadContext) => LoadResult<Data> | Promise<LoadResult<Data>>;
   readonly head?: LayoutHead;
   readonly ErrorBoundary?: ComponentType;
+  readonly errorHead?: ErrorHead;
 }
 
 /**
@@ -170,6 +182,8 @@ export interface PageRouteDefinition<Data = unknown> {
   readonly page?: PageModule<Data>;
   /** Shown in the page's place, inside its layouts, when its `load` or render fails. */
   readonly ErrorBoundary?: ComponentType;
+  /** The head while its `ErrorBoundary` shows (ErrorHead). */
+  readonly errorHead?: ErrorHead;
   /** The layouts around the page, outermost first (`layout()` in the route table). */
   readonly layouts?: readonly LayoutDefinition[];
 }
@@ -207,7 +221,7 @@ export function route<Data>(path: string, module: PageModule<Data> | ResourceMod
     const { load, action } = module;
     return { path, load, ...(action === undefined ? {} : { action }) };
   }
-  const { default: component, load, head, action, ErrorBoundary } = module;
+  const { default: component, load, head, action, ErrorBoundary, errorHead } = module;
   return {
     path,
     component,
@@ -216,6 +230,7 @@ export function route<Data>(path: string, module: PageModule<Data> | ResourceMod
     ...(head === undefined ? {} : { head }),
     ...(action === undefined ? {} : { action }),
     ...(ErrorBoundary === undefined ? {} : { ErrorBoundary }),
+    ...(errorHead === undefined ? {} : { errorHead }),
   };
 }
 
@@ -238,13 +253,14 @@ function isLayoutGroup(entry: RouteTableEntry): entry is LayoutGroup {
  * its own, so an address reads in one place. `id` names it for `useRouteLoaderData(id)`.
  */
 export function layout<Data>(module: LayoutModule<Data>, children: readonly RouteTableEntry[], { id }: { readonly id: string }): LayoutGroup {
-  const { default: component, load, head, ErrorBoundary } = module;
+  const { default: component, load, head, ErrorBoundary, errorHead } = module;
   const definition: LayoutDefinition<Data> = {
     id,
     component,
     ...(load === undefined ? {} : { load }),
     ...(head === undefined ? {} : { head }),
     ...(ErrorBoundary === undefined ? {} : { ErrorBoundary }),
+    ...(errorHead === undefined ? {} : { errorHead }),
   };
   return { layout: definition, children };
 }

@@ -2,7 +2,7 @@ import ts from 'typescript';
 import type { ModuleReferences } from './module-references.ts';
 
 /** The exports that run on the server only: the browser's bundle of a page module leaves them out. */
-export const SERVER_EXPORTS = ['load', 'action', 'head'] as const;
+export const SERVER_EXPORTS = ['load', 'action', 'head', 'errorHead'] as const;
 export type ServerExportName = (typeof SERVER_EXPORTS)[number];
 
 /** One of those exports as the module writes it. */

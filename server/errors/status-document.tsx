@@ -1,9 +1,13 @@
+import type { TextDirection } from '../../shared/head.ts';
 import { STATUS_VIEW_CSS, StatusView, type StatusViewProps } from '../../shared/status-view.tsx';
 import { AnalyticsScripts } from '../render/analytics-scripts.tsx';
 import { FAVICON_PATH } from '../static/favicon.ts';
 
 interface StatusDocumentProps extends StatusViewProps {
   readonly title: string;
+  /** The app's `<html lang dir>` (its `site`), as on its pages. Default `en`, and no `dir`. */
+  readonly lang?: string | undefined;
+  readonly dir?: TextDirection | undefined;
   /** The request's nonce, for the analytics scripts only; the style is allowed by its hash. */
   readonly nonce?: string | undefined;
   /** Analytics script URLs (docs/observability.md): the only scripts a status page may carry. */
@@ -15,9 +19,9 @@ interface StatusDocumentProps extends StatusViewProps {
  * answers' Content-Security-Policy allows by its sha256 hash, so the page needs no nonce
  * (docs/status-pages.md, docs/security.md).
  */
-export function StatusDocument({ title, nonce, analyticsSources, ...view }: StatusDocumentProps) {
+export function StatusDocument({ title, lang = 'en', dir, nonce, analyticsSources, ...view }: StatusDocumentProps) {
   return (
-    <html lang="en">
+    <html lang={lang} dir={dir}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -1,5 +1,6 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
+import type { SiteHead } from '../../shared/head.ts';
 import { statusMessage } from '../../shared/http-error.ts';
 import { applicationErrorMessage } from '../../shared/status-view.tsx';
 import { escapeHtml } from '../http/escape-html.ts';
@@ -27,7 +28,7 @@ export interface StatusPageHtml {
   serverError(values: ErrorPageValues): string;
 }
 
-type DocumentProps = Omit<Parameters<typeof StatusDocument>[0], 'analyticsSources'>;
+type DocumentProps = Omit<Parameters<typeof StatusDocument>[0], 'analyticsSources' | 'lang' | 'dir'>;
 
 function titleFor(status: number): string {
   return `${status}: ${statusMessage(status)}`;
@@ -36,11 +37,12 @@ function titleFor(status: number): string {
 /**
  * The status pages' HTML. Each page is static apart from the nonce (and, for 500, host and
  * digest): it is rendered once, on first use, into a template those values fill. Nothing is
- * rendered when the app is built, so a start does not pay for pages it may never send.
+ * rendered when the app is built, so a start does not pay for pages it may never send. They
+ * carry the site's language and direction (`language`), as its pages do.
  */
-export function createStatusPageHtml(analyticsSources: readonly string[]): StatusPageHtml {
+export function createStatusPageHtml(analyticsSources: readonly string[], { lang, dir }: Pick<SiteHead, 'lang' | 'dir'> = {}): StatusPageHtml {
   function renderDocument(props: DocumentProps): string {
-    return `<!DOCTYPE html>${renderToStaticMarkup(createElement(StatusDocument, { ...props, analyticsSources }))}`;
+    return `<!DOCTYPE html>${renderToStaticMarkup(createElement(StatusDocument, { ...props, lang, dir, analyticsSources }))}`;
   }
 
   const pages = new Map<number, HtmlTemplate<'nonce'>>();

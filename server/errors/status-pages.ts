@@ -1,3 +1,4 @@
+import type { SiteHead } from '../../shared/head.ts';
 import { statusMessage } from '../../shared/http-error.ts';
 import { createStatusPageHeads, type PreparedAnswer, type StatusPageAnalytics } from './status-page-heads.ts';
 import { createStatusPageHtml, type ErrorPageValues } from './status-page-html.ts';
@@ -35,9 +36,9 @@ export function statusJson(status: number, digest?: string): string {
  * as bytes with every header but the request's own (docs/status-pages.md), unless it carries
  * analytics scripts, which keep the request's nonce.
  */
-export function createStatusPages(analytics: StatusPageAnalytics = { sources: [], origins: [] }): StatusPages {
+export function createStatusPages(analytics: StatusPageAnalytics = { sources: [], origins: [] }, language: Pick<SiteHead, 'lang' | 'dir'> = {}): StatusPages {
   const perRequest = analytics.sources.length > 0;
-  const html = createStatusPageHtml(analytics.sources);
+  const html = createStatusPageHtml(analytics.sources, language);
   const heads = createStatusPageHeads(analytics);
   const preparedHtml = new Map<number, PreparedAnswer>();
   const preparedJson = new Map<number, PreparedAnswer>();

@@ -18,7 +18,7 @@ import { PageDocument, type PageStylesheet } from './page-document.tsx';
 import type { PageLifecycle } from './page-lifecycle.ts';
 import type { PreparedPage } from './prepare-page.ts';
 import { RenderNotNeededError, isRenderStopReason } from './render-errors.ts';
-import { routeFailureAt } from './branch-loads.ts';
+import { routeFailureAt, type RouteFailure } from './branch-loads.ts';
 import { checkOutlets, type OutletCheck } from './outlet-check.tsx';
 import { ReactDestination, type PageTarget } from './react-destination.ts';
 import { createScriptChain, type ScriptChain } from './deferred-scripts.tsx';
@@ -44,8 +44,8 @@ export interface DocumentRoute {
   readonly path: string;
   /** The layouts around the page, outermost first, then the page: what each level renders. */
   readonly branch: readonly Omit<BranchLevel, 'data'>[];
-  /** The head while a route's ErrorBoundary shows a status instead of the page (page-head.ts). */
-  readonly failedHead: (status: number) => ResolvedHead;
+  /** The head while a route's ErrorBoundary shows instead of the page (page-head.ts). */
+  readonly failedHead: (failure: RouteFailure) => ResolvedHead;
   /** Whether a level of the branch has an `ErrorBoundary`: only then does a render note the boundaries it reaches. */
   readonly hasBoundary: boolean;
   /** Set when the page hydrates: the script that loads its code. */
@@ -167,7 +167,7 @@ function withBoundaryShown(page: PreparedPage, route: DocumentRoute, req: Reques
   return {
     ...page,
     failure,
-    head: route.failedHead(failure.status),
+    head: route.failedHead(failure),
     answer: { ...page.answer, status: failure.status },
     pageData: { ...page.pageData, failure: { at, error: failure.error } },
   };

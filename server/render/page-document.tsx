@@ -42,7 +42,7 @@ export function HeadTags({ head }: { readonly head: ResolvedHead }) {
  */
 export function PageDocument({ head, nonce, styles = [], dataScript, analyticsSources = [], liveReloadScript, afterRoot, children }: PageDocumentProps) {
   return (
-    <html lang="en">
+    <html lang={head.html.lang} dir={head.html.dir === '' ? undefined : head.html.dir}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

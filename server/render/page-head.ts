@@ -1,7 +1,9 @@
 import type { Request } from 'express';
 import { headWithinLayouts, resolveHead, type HeadUrlField, type PageHead, type ResolvedHead, type SiteHead } from '../../shared/head.ts';
 import { statusMessage } from '../../shared/http-error.ts';
+import { routeErrorOf } from '../../shared/route-errors.tsx';
 import type { RouteDefinition, RouteParams } from '../../shared/route-definition.ts';
+import { branchLevels, type RouteFailure } from './branch-loads.ts';
 import { requestUrl, urlOnOrigin } from './request-url.ts';
 
 /** Path patterns with parameters or wildcards serve many paths, so many canonical URLs. */
@@ -19,21 +21,30 @@ export type HeadFor = (req: Request, data: unknown, params: RouteParams) => Reso
 /** A route's heads: of its page, and of its page when a load failed and an `ErrorBoundary` shows instead. */
 export interface PageHeads {
   readonly of: HeadFor;
-  /** The status page's title inside the layouts' heads, and `noindex`, as every status page. */
-  readonly failed: (status: number) => ResolvedHead;
+  /**
+   * The head while the boundary at `failure.at` shows: its module's `errorHead`, else the status
+   * page's title, inside the layouts' heads, `noindex` unless `errorHead` says otherwise.
+   */
+  readonly failed: (failure: RouteFailure) => ResolvedHead;
 }
+
+const NO_URLS = { origin: undefined, pageUrl: undefined, onUnusable: () => undefined };
 
 /** Both heads of a route (createHeadFor, and the failure's). */
 export function createPageHeads(route: RouteDefinition, options: PageHeadOptions): PageHeads {
   const layoutHeads = (route.layouts ?? []).map((layout) => layout.head);
+  const levels = route.component === undefined ? [] : branchLevels(route);
   const failedHeads = new Map<number, ResolvedHead>();
+  const statusHead = (status: number): PageHead => ({ title: `${status}: ${statusMessage(status)}`, robots: 'noindex' });
   return {
     of: createHeadFor(route, options),
-    failed(status) {
+    failed({ at, status, error }) {
+      const errorHead = levels[at]?.errorHead;
+      // Its own head depends on the error: worked out each time; the status's is kept.
+      if (errorHead !== undefined) return resolveHead(headWithinLayouts(layoutHeads, { ...statusHead(status), ...errorHead(routeErrorOf(error)) }), options.site, NO_URLS);
       let head = failedHeads.get(status);
       if (head === undefined) {
-        const own: PageHead = { title: `${status}: ${statusMessage(status)}`, robots: 'noindex' };
-        head = resolveHead(headWithinLayouts(layoutHeads, own), options.site, { origin: undefined, pageUrl: undefined, onUnusable: () => undefined });
+        head = resolveHead(headWithinLayouts(layoutHeads, statusHead(status)), options.site, NO_URLS);
         failedHeads.set(status, head);
       }
       return head;

@@ -107,7 +107,7 @@ export async function preparePage(
   const pageData = embeddedData(route, req, branch, deferred.value, { params, action, form, settings });
   return {
     answer,
-    head: failure === undefined ? heads.of(req, data, params) : heads.failed(failure.status),
+    head: failure === undefined ? heads.of(req, data, params) : heads.failed(failure),
     params,
     data,
     layoutData,

@@ -8,7 +8,7 @@ import type { PageAssets } from '../../server/render/client-assets.ts';
 const FIXTURES = join(import.meta.dirname, '..', 'support', 'client-build-fixtures');
 
 /**
- * The browser's bundle of a page module leaves out `load`, `action` and `head`, and with them the
+ * The browser's bundle of a page module leaves out `load`, `action`, `head` and `errorHead`, and with them the
  * code and imports only they use: a server module behind them never reaches the build.
  */
 describe('the client bundle of a page leaves out what runs on the server', () => {
@@ -44,6 +44,11 @@ describe('the client bundle of a page leaves out what runs on the server', () =>
   test('leaves out a head function and a module only it imports, statements and all', () => {
     expect(everyFile).toContain('TITLED-PAGE-MARKER');
     expect(everyFile).not.toContain('HEAD-ONLY-MARKER');
+  });
+
+  test("leaves out an errorHead function and a module only it imports: a boundary's head is the server's", () => {
+    expect(everyFile).toContain('TITLED-PAGE-MARKER');
+    expect(everyFile).not.toContain('BOUNDARY-TITLE-ONLY-MARKER');
   });
 
   test('refuses a component that calls load, naming the file and the line', async () => {

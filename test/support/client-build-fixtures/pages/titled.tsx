@@ -1,9 +1,15 @@
 import type { PageHead } from '../../../../shared/head.ts';
 import type { PageProps } from '../../../../shared/route-definition.ts';
+import { isRouteErrorResponse } from '../../../../shared/route-errors.tsx';
+import { errorTitleOf } from '../lib/error-titles.ts';
 import { titleOf } from '../lib/titles.ts';
 
 export function head(data: { readonly name: string }): PageHead {
   return { title: titleOf(data.name) };
+}
+
+export function errorHead(error: unknown): PageHead {
+  return { title: errorTitleOf(isRouteErrorResponse(error) ? error.status : 500) };
 }
 
 export function load() {
