@@ -27,7 +27,7 @@ import { clientRoutes } from './render/client-routes.ts';
 import { routeTableModule } from './render/route-table-module.ts';
 import { assignNonce, securityHeaderDefaults } from './security/security-headers.ts';
 import { installResponseHead } from './http/response-head.ts';
-import { createCsrfCheck, createFormTokenIssuer, type CsrfOptions } from './security/csrf.ts';
+import { createCsrfCheck, createCsrfHeaderCheck, createFormTokenIssuer, type CsrfOptions } from './security/csrf.ts';
 import { createActionHandler } from './actions/action-handler.ts';
 import { createRedirectAnswer } from './actions/redirect-answer.ts';
 import { createResourceHandler } from './render/resource-route.ts';
@@ -249,6 +249,7 @@ function mountRoutes(
   // Multipart only when the app takes uploads; 415 otherwise.
   const parseFormBody = createFormBodyParser(ACTION_BODY_LIMIT_BYTES, uploads === undefined ? undefined : createMultipartBodyParser(uploads));
   const checkCsrf = csrf === undefined ? undefined : createCsrfCheck(csrf);
+  const checkCsrfHeaders = csrf === undefined ? undefined : createCsrfHeaderCheck(csrf);
   for (const route of routes) {
     // A route without a component answers with the Response its load returns (docs/responses.md).
     const showPage = isResourceRoute(route) ? createResourceHandler(route, { renderTimeoutMs, data: loadSettings }) : createPageHandler(route, page);
@@ -257,10 +258,11 @@ function mountRoutes(
     // A resource route with an action alone (a webhook, a POST endpoint) answers GET with 405 too.
     const takesGet = !isResourceRoute(route) || route.load !== undefined;
     const methods = takesGet ? app.route(route.path).get(showPage) : app.route(route.path);
-    if (route.action !== undefined && checkCsrf !== undefined) {
-      // The body first (the token may be in it), then the cross-site check, then the action.
+    if (route.action !== undefined && checkCsrf !== undefined && checkCsrfHeaders !== undefined) {
+      // The cross-site check's headers first (a refused post is not read), then the body (the
+      // token may be in it), then the whole check, then the action.
       const runAction = createActionHandler(route, showPage, { ...loadSettings, renderTimeoutMs });
-      methods.post(labelRoute(route.path), parseFormBody, checkCsrf, runAction);
+      methods.post(labelRoute(route.path), checkCsrfHeaders, parseFormBody, checkCsrf, runAction);
     }
     methods.all(labelRoute(route.path), !takesGet ? postOnly : route.action === undefined ? methodNotAllowed : actionMethodNotAllowed);
   }

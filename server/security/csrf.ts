@@ -84,16 +84,15 @@ function originOf(header: string): string | undefined {
 }
 // Stryker restore BlockStatement
 
-/**
- * The rules of docs/security.md ("Cross-site request forgery"), in order: the browser's
- * `Sec-Fetch-Site`, else its `Origin`, else the signed double-submit token. `undefined` lets the
- * request through.
- */
-function refusalOf(req: Request, { secret, publicOrigin }: CsrfOptions): CsrfRefusal | undefined {
+/** What the browser's headers say of a post: a refusal, let through, or ask the form's token. */
+type HeaderVerdict = CsrfRefusal | 'same origin' | 'ask the token';
+
+/** The first two rules: the browser's `Sec-Fetch-Site`, else its `Origin`; neither sent: the token decides. */
+function verdictOfHeaders(req: Request, publicOrigin: URL | undefined): HeaderVerdict {
   const site = req.headers['sec-fetch-site'];
   if (site !== undefined) {
     // `none`: the user typed or bookmarked it; no other site had a hand in it.
-    if (site === 'same-origin' || site === 'none') return undefined;
+    if (site === 'same-origin' || site === 'none') return 'same origin';
     if (site === 'same-site' || site === 'cross-site') return site;
     return 'unknown sec-fetch-site';
   }
@@ -102,8 +101,20 @@ function refusalOf(req: Request, { secret, publicOrigin }: CsrfOptions): CsrfRef
     // Privacy-sensitive contexts (sandboxed frames, some redirects) send `null`: never trusted.
     if (origin === 'null') return 'origin null';
     const expected = expectedOrigin(req, publicOrigin);
-    return expected !== undefined && originOf(origin) === expected ? undefined : 'origin mismatch';
+    return expected !== undefined && originOf(origin) === expected ? 'same origin' : 'origin mismatch';
   }
+  return 'ask the token';
+}
+
+/**
+ * The rules of docs/security.md ("Cross-site request forgery"), in order: the browser's
+ * `Sec-Fetch-Site`, else its `Origin`, else the signed double-submit token. `undefined` lets the
+ * request through.
+ */
+function refusalOf(req: Request, { secret, publicOrigin }: CsrfOptions): CsrfRefusal | undefined {
+  const verdict = verdictOfHeaders(req, publicOrigin);
+  if (verdict === 'same origin') return undefined;
+  if (verdict !== 'ask the token') return verdict;
   // An old browser that sends neither header: the form must carry the cookie's token.
   const fromCookie = cookieToken(req);
   const body: unknown = req.body;
@@ -121,14 +132,31 @@ function refusalOf(req: Request, { secret, publicOrigin }: CsrfOptions): CsrfRef
 export function createCsrfCheck(options: CsrfOptions): RequestHandler {
   assertSecret(options.secret);
   return function checkCsrf(req: Request, res: Response, next: NextFunction) {
-    const reason = refusalOf(req, options);
-    if (reason === undefined) {
-      next();
-      return;
-    }
-    req.log.warn({ reason, route: res.locals.routePattern ?? null }, 'csrf refused');
-    next(new HttpError(403));
+    refuseOrPass(req, res, next, refusalOf(req, options));
   };
+}
+
+/**
+ * The same check's first two rules, before the body is read: a post the browser's headers
+ * already refuse gets its 403 without a byte of its body read, which for an upload may be
+ * megabytes. One the headers let through, or that needs its token, goes on to the body and then
+ * to the whole check (createCsrfCheck).
+ */
+export function createCsrfHeaderCheck(options: CsrfOptions): RequestHandler {
+  assertSecret(options.secret);
+  return function checkCsrfHeaders(req: Request, res: Response, next: NextFunction) {
+    const verdict = verdictOfHeaders(req, options.publicOrigin);
+    refuseOrPass(req, res, next, verdict === 'same origin' || verdict === 'ask the token' ? undefined : verdict);
+  };
+}
+
+function refuseOrPass(req: Request, res: Response, next: NextFunction, reason: CsrfRefusal | undefined): void {
+  if (reason === undefined) {
+    next();
+    return;
+  }
+  req.log.warn({ reason, route: res.locals.routePattern ?? null }, 'csrf refused');
+  next(new HttpError(403));
 }
 
 /** A page's form token, and the `Set-Cookie` value that gives it to the browser when it has none yet. */

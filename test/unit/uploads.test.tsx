@@ -129,6 +129,21 @@ describe('an app that takes uploads', () => {
     expect(bodies).toHaveLength(1);
   });
 
+  test('a cross-site post gets 403 from its headers alone, before any of its body is read', async () => {
+    const built = uploadApp({ maxFileBytes: 8 * 1024 * 1024 });
+    const { port } = await listenForTest(built.app);
+    const connection = await openRawConnection(port);
+    // Eight megabytes declared, none sent: an answer can only come from the headers.
+    const head = postHead('multipart/form-data; boundary=b', `Content-Length: ${8 * 1024 * 1024}\r\n`).replace('Sec-Fetch-Site: same-origin', 'Sec-Fetch-Site: cross-site');
+    connection.write(head);
+    expect(await connection.closedWithin(2_000)).toBeLessThan(2_000);
+    const [response] = splitResponses(connection.received());
+    expect(response?.status).toBe(403);
+    expect(response?.body).toMatch(PAGE_TITLE(403));
+    expect(built.logs.filter((line) => line.msg === 'csrf refused').map((line) => line.reason)).toEqual(['cross-site']);
+    expect(built.bodies).toEqual([]);
+  });
+
   test('a file of exactly maxFileBytes passes; one byte more gets the 413 page, and the action never runs', async () => {
     const { app, bodies, logs } = uploadApp({ maxFileBytes: 100 });
     const post = (bytes: number) => request(app).post('/profile').set('Sec-Fetch-Site', 'same-origin').attach('avatar', Buffer.alloc(bytes, 'a'), 'a.txt');
