@@ -11,6 +11,7 @@ export {
   route,
   type ActionContext,
   type AppLoadContext,
+  type ErrorHead,
   type HeadDefinition,
   type LayoutModule,
   type LoadContext,
@@ -33,7 +34,7 @@ export { invalid, type InvalidData } from './action-helpers.ts';
 export { forbidden, notFound, unauthorized } from './status-helpers.ts';
 
 // The head.
-export type { LayoutHead, OpenGraph, PageHead, SiteHead } from './head.ts';
+export type { LayoutHead, OpenGraph, PageHead, SiteHead, TextDirection } from './head.ts';
 
 // Components and hooks.
 export { Link, type LinkProps } from './link.tsx';
