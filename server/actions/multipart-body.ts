@@ -38,8 +38,9 @@ export function resolveUploadLimits(given: Partial<UploadLimits>): UploadLimits 
 /** A part's value as the action gets it: a field's text, or a file. */
 type PartValue = string | File;
 
-/** Repeated names become arrays, as repeated urlencoded fields do. */
-function addPart(parts: Map<string, PartValue | PartValue[]>, name: string, value: PartValue): void {
+/** Repeated names become arrays, as repeated urlencoded fields do; a part without a name (no form sends one) is left out. */
+function addPart(parts: Map<string, PartValue | PartValue[]>, name: string | undefined, value: PartValue): void {
+  if (name === undefined) return;
   const previous = parts.get(name);
   if (previous === undefined) parts.set(name, value);
   else if (Array.isArray(previous)) previous.push(value);

@@ -100,6 +100,18 @@ describe('an app that takes uploads', () => {
     expect(avatar instanceof File ? [avatar.name, avatar.size] : avatar).toEqual(['', 0]);
   });
 
+  test('a part without a name is left out, field or file', async () => {
+    const { app, bodies } = uploadApp({});
+    const nameless = '--b\r\nContent-Disposition: form-data\r\n\r\nlost\r\n--b\r\nContent-Disposition: form-data; filename="a.txt"\r\n\r\nlost too\r\n';
+    const res = await request(app)
+      .post('/profile')
+      .set('Sec-Fetch-Site', 'same-origin')
+      .set('Content-Type', 'multipart/form-data; boundary=b')
+      .send(`${nameless}${multipart('b', [{ name: 'name', value: 'Ada' }])}`);
+    expect(res.status).toBe(200);
+    expect(bodies).toEqual([{ name: 'Ada' }]);
+  });
+
   test('repeated names become arrays, as repeated urlencoded fields do', async () => {
     const { app, bodies } = uploadApp({ maxFiles: 2 });
     const res = await request(app)
