@@ -35,8 +35,4 @@ describe('a resource route with an action alone', () => {
     if (method !== 'head') expect(res.body).toEqual({ status: 405, message: 'Method Not Allowed.' });
     expect(received).toHaveLength(before);
   });
-
-  test('a resource module with neither load nor action is refused as the app is built', () => {
-    expect(() => createTestApp(defineApp({ routes: [{ path: '/empty' }] }))).toThrow('Route /empty has neither a component, a load nor an action');
-  });
 });

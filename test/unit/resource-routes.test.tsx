@@ -246,10 +246,10 @@ describe('a resource route answers with the Response its load returns', () => {
   });
 });
 
-describe('a route with neither a component nor a load', () => {
+describe('a route with neither a component, a load nor an action', () => {
   test('stops the app from being built, naming the route', () => {
     const table: RouteDefinition[] = JSON.parse('[{"path":"/nothing"}]');
-    expect(() => buildApp(table)).toThrow('Route /nothing has neither a component nor a load');
+    expect(() => buildApp(table)).toThrow('Route /nothing has neither a component, a load nor an action');
   });
 });
 
