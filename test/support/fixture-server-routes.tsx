@@ -92,7 +92,7 @@ const table: readonly RouteTableEntry[] = [
     ...route('/nav/b', navB),
     load: async ({ searchParams }): Promise<NavBData> => {
       await after(Number(searchParams.get('delay') ?? 0), () => undefined);
-      return { servedAt: new Date().toISOString() };
+      return { servedAt: new Date().toISOString(), lang: searchParams.get('lang') ?? 'en', rtl: searchParams.get('dir') === 'rtl' };
     },
   },
   { ...route('/nav/broken', navB), load: throwOnServer },

@@ -6,9 +6,17 @@ import { Filler } from './nav-a.tsx';
 
 export interface NavBData {
   readonly servedAt: string;
+  /** From `?lang=`, for the document's language (`en` without it); `?dir=rtl` reads right to left. */
+  readonly lang: string;
+  readonly rtl: boolean;
 }
 
-export const head = (data: NavBData): PageHead => ({ title: 'Page B', description: `The second page, served at ${data.servedAt}.` });
+export const head = (data: NavBData): PageHead => ({
+  title: 'Page B',
+  description: `The second page, served at ${data.servedAt}.`,
+  lang: data.lang,
+  ...(data.rtl ? { dir: 'rtl' } : {}),
+});
 
 /** Reads the page's data through the hook rather than props, as a component deep in a page would. */
 function ServedAt() {
