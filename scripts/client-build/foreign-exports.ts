@@ -12,7 +12,7 @@ const FOREIGN_EXPORTS: Readonly<Record<string, string>> = {
   loader: 'its server data comes from `load`',
   clientLoader: 'data loads on the server only, through `load`',
   clientAction: 'posts run on the server only, through `action`',
-  meta: 'its head tags come from `head`',
+  meta: 'its head tags come from `head`, and from `errorHead` while its ErrorBoundary shows',
   links: 'its stylesheets are the CSS files it imports',
   headers: 'its headers come from `data(value, { headers })` in `load` or `action`',
   HydrateFallback: 'the page renders on the server, so it needs no fallback while it hydrates',
