@@ -6,8 +6,9 @@ import type { SessionCookieOptions } from './signed-cookie.ts';
 /**
  * Sessions in this process's memory (React Router's `createMemorySessionStorage`), for tests and
  * a single development process: they end with the process, no other instance sees them, and an
- * ended session's entry is dropped only when its cookie comes back, so a long-lived server would
- * grow. Production keeps sessions in a shared store through `createSessionStorage`.
+ * ended session stays in memory until the process ends (only a sign-out deletes one), so a
+ * long-lived server would grow. Production keeps sessions in a shared store through
+ * `createSessionStorage`.
  */
 
 /** Bytes of an id: 128 random bits, as no visitor guesses (React Router's memory store uses 64). */
@@ -23,19 +24,16 @@ export function createMemorySessionStorage<Data extends object = SessionData>({ 
   return createSessionStorage<Data>({
     cookie,
     async createData(data, expires) {
-      let id = randomBytes(ID_BYTES).toString('base64url');
-      while (entries.has(id)) id = randomBytes(ID_BYTES).toString('base64url');
+      // No check for a taken id: two of 2^128 meet about never.
+      const id = randomBytes(ID_BYTES).toString('base64url');
       entries.set(id, { data, expires });
       return id;
     },
     async readData(id) {
       const entry = entries.get(id);
       if (entry === undefined) return null;
-      if (entry.expires !== undefined && entry.expires.getTime() <= Date.now()) {
-        entries.delete(id);
-        return null;
-      }
-      return entry.data;
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: equivalent on the wire, the cookie's signed expiry (signed-cookie.ts), never later than this one, refuses the cookie first; a store keeps its own end all the same
+      return entry.expires !== undefined && entry.expires.getTime() <= Date.now() ? null : entry.data;
     },
     async updateData(id, data, expires) {
       entries.set(id, { data, expires });

@@ -61,7 +61,7 @@ export function createSessionStorage<Data extends object = SessionData>({
       let { id } = session;
       if (id === '') {
         id = await createData(session.data, expires);
-        if (typeof id !== 'string' || id === '') throw new TypeError('createSessionStorage: createData gave no id (expected a non-empty string)');
+        if (id === '') throw new TypeError('createSessionStorage: createData gave no id (expected a non-empty string)');
       } else {
         await updateData(id, session.data, expires);
       }

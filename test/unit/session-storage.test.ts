@@ -127,6 +127,22 @@ describe('sessions in a store', () => {
     await request(app).get('/members').set('Cookie', copied).expect(401);
   });
 
+  test('a memory session committed again keeps its id and holds what was set last', async () => {
+    const { app } = membersApp(createMemorySessionStorage<Member>({ cookie }));
+    const first = await signIn(app, 'ada');
+    const again = await signIn(app, 'grace', first);
+    expect(idOf(again)).toBe(idOf(first));
+    expect((await request(app).get('/members').set('Cookie', first).expect(200)).text).toContain('page of grace');
+  });
+
+  test('a sign-out without a stored session deletes nothing, and still clears the cookie', async () => {
+    const store = recordingStore();
+    const { app } = membersApp(createSessionStorage<Member>({ cookie, ...store.strategy }));
+    const out = await request(app).get('/sign-out').set('Cookie', '__sid=not-signed').expect(303);
+    expect(setCookieOf(out)).toMatch(/^__sid=; /);
+    expect(store.calls).toEqual([]);
+  });
+
   test('with the cookie storage a sign-out only clears the cookie: the copy still signs in until maxAge ends it', async () => {
     const { app } = membersApp(createCookieSessionStorage<Member>({ cookie: { ...cookie, name: '__copyable' } }));
     const copied = await signIn(app, 'ada');
@@ -238,8 +254,9 @@ describe('sessions in a store', () => {
     expect((await request(app).get('/notice').set('Cookie', pair).expect(200)).headers['cache-control']).toBe('private, max-age=60');
   });
 
-  test('a store needs a secret of 32 characters or more, and a createData that gives an id', async () => {
+  test('a store needs a secret of 32 characters or more, and a createData that gives an id; each storage names itself', async () => {
     const strategy = recordingStore().strategy;
+    expect(() => createCookieSessionStorage<Member>({ cookie: { secrets: [] } })).toThrow('createCookieSessionStorage needs at least one secret (cookie.secrets)');
     expect(() => createSessionStorage<Member>({ cookie: { secrets: [] }, ...strategy })).toThrow('createSessionStorage needs at least one secret (cookie.secrets)');
     expect(() => createSessionStorage<Member>({ cookie: { secrets: ['short'] }, ...strategy })).toThrow('createSessionStorage: every secret must be at least 32 characters');
     const noId = createSessionStorage<Member>({ cookie, ...strategy, createData: async () => '' });
