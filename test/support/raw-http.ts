@@ -173,3 +173,15 @@ export function openRawConnection(port: number): Promise<RawConnection> {
     socket.once('error', reject);
   });
 }
+
+/** Far more than any cap, little enough for loopback: where the server reads on, it reads all of it. */
+export const ENDLESS_BYTES = 64 * 1024 * 1024;
+
+/** Sends a chunked body without end: 64 KiB frames while the server takes them, up to `ENDLESS_BYTES` or `ms`. */
+export async function sendEndlessChunks(connection: RawConnection, ms: number): Promise<void> {
+  const frame = `10000\r\n${'a'.repeat(0x10000)}\r\n`;
+  const stopAt = performance.now() + ms;
+  for (let sent = 0; sent < ENDLESS_BYTES && !connection.isClosed() && performance.now() < stopAt; sent += frame.length) {
+    if (!connection.write(frame)) await Promise.race([connection.drained(), new Promise((resolve) => setTimeout(resolve, 50))]);
+  }
+}

@@ -1,10 +1,10 @@
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { TELEMETRY_BODY_LIMIT_BYTES, VITALS_ENDPOINT } from '../../shared/telemetry.ts';
-import { buildApp, delay, errorLines, type TestApp } from '../support/build-app.ts';
+import { buildApp, errorLines, type TestApp } from '../support/build-app.ts';
 import { closeTestServers, listenForTest } from '../support/http-client.ts';
 import { unitRoutes } from '../support/pages.tsx';
-import { openRawConnection, splitResponses, type RawConnection } from '../support/raw-http.ts';
+import { openRawConnection, sendEndlessChunks, splitResponses } from '../support/raw-http.ts';
 
 const VITAL = { name: 'LCP', value: 1234.5, rating: 'good', id: 'v5-1', route: '/users/:id', requestId: 'req-1' };
 
@@ -21,18 +21,6 @@ async function start(built: TestApp): Promise<Listening> {
   const sockets: Socket[] = [];
   server.on('connection', (socket: Socket) => sockets.push(socket));
   return { port, sockets };
-}
-
-/** Far more than any cap, little enough for loopback: where the server reads on, it reads all of it. */
-const ENDLESS_BYTES = 64 * 1024 * 1024;
-
-/** 64 KiB chunks, one frame each, while the server takes them, up to `ENDLESS_BYTES` or `ms`. */
-async function sendEndlessChunks(connection: RawConnection, ms: number): Promise<void> {
-  const frame = `10000\r\n${'a'.repeat(0x10000)}\r\n`;
-  const stopAt = performance.now() + ms;
-  for (let sent = 0; sent < ENDLESS_BYTES && !connection.isClosed() && performance.now() < stopAt; sent += frame.length) {
-    if (!connection.write(frame)) await Promise.race([connection.drained(), delay(50)]);
-  }
 }
 
 function chunkedPost(path: string, contentType = 'application/json'): string {

@@ -8,9 +8,9 @@ import { Form } from '../../shared/form.tsx';
 import { FORM_TOKEN_FIELD, NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
 import { defineRoute, route, type ActionContext, type PageProps, type RouteDefinition } from '../../shared/route-definition.ts';
 import { forbidden } from '../../shared/status-helpers.ts';
-import { buildApp, delay, errorLines, LEVEL, type LogLine, type TestApp } from '../support/build-app.ts';
+import { buildApp, errorLines, LEVEL, type LogLine, type TestApp } from '../support/build-app.ts';
 import { closeTestServers, listenForTest } from '../support/http-client.ts';
-import { openRawConnection, rawRequest, splitResponses } from '../support/raw-http.ts';
+import { openRawConnection, sendEndlessChunks, rawRequest, splitResponses } from '../support/raw-http.ts';
 
 const SECRET = 'forms-test-secret-0123456789-abcdefghij';
 const OTHER_SECRET = 'another-secret-0123456789-abcdefghijklmn';
@@ -394,13 +394,7 @@ describe('bodies', () => {
     const listening = await start(built);
     const connection = await openRawConnection(listening.port);
     connection.write(postHead('application/x-www-form-urlencoded', 'Transfer-Encoding: chunked\r\n'));
-    const frame = `10000\r\n${'a'.repeat(0x10000)}\r\n`;
-    const stopAt = performance.now() + 3_000;
-    let sent = 0;
-    while (!connection.isClosed() && performance.now() < stopAt && sent < 64 * 1024 * 1024) {
-      if (!connection.write(frame)) await Promise.race([connection.drained(), delay(50)]);
-      sent += frame.length;
-    }
+    await sendEndlessChunks(connection, 3_000);
     const closedAfterMs = await connection.closedWithin(3_000);
     connection.destroy();
     const responses = splitResponses(connection.received());

@@ -6,7 +6,7 @@ import { defineRoute, type ActionContext } from '../../shared/route-definition.t
 import { delay, errorLines } from '../support/build-app.ts';
 import { afterServerCloses, expectOneClosingStatusPage, watchConsoleError } from '../support/closing-answers.ts';
 import { closeTestServers, listenForTest } from '../support/http-client.ts';
-import { openRawConnection, splitResponses } from '../support/raw-http.ts';
+import { openRawConnection, sendEndlessChunks, splitResponses } from '../support/raw-http.ts';
 
 /**
  * Uploads (docs/building-an-app.md#uploads): an app that declares `uploads` has its actions take
@@ -227,13 +227,7 @@ describe('an app that takes uploads', () => {
     connection.write(postHead('multipart/form-data; boundary=b', 'Transfer-Encoding: chunked\r\n'));
     const start = '--b\r\nContent-Disposition: form-data; name="avatar"; filename="big.bin"\r\n\r\n';
     connection.write(`${start.length.toString(16)}\r\n${start}\r\n`);
-    const frame = `10000\r\n${'a'.repeat(0x10000)}\r\n`;
-    const stopAt = performance.now() + 3_000;
-    let sent = 0;
-    while (!connection.isClosed() && performance.now() < stopAt && sent < 64 * 1024 * 1024) {
-      if (!connection.write(frame)) await Promise.race([connection.drained(), delay(50)]);
-      sent += frame.length;
-    }
+    await sendEndlessChunks(connection, 3_000);
     const closedAfterMs = await connection.closedWithin(3_000);
     connection.destroy();
     const responses = splitResponses(connection.received());
