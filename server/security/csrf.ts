@@ -1,8 +1,9 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { HttpError } from '../../shared/http-error.ts';
 import { FORM_TOKEN_FIELD } from '../../shared/navigation.ts';
+import { createHmacSigner, type HmacSigner } from './hmac-signer.ts';
 import { randomText } from './random-pool.ts';
 
 /** `CSRF_SECRET` and shorter secrets are refused. */
@@ -25,14 +26,15 @@ export interface CsrfOptions {
 const NONCE_BYTES = 16;
 const NONCE = /^[A-Za-z0-9_-]{22}$/;
 
-function sign(secret: string, nonce: string): string {
-  return createHmac('sha256', secret).update(nonce).digest('base64url');
+/** `nonce.signature`: a fresh token signed by `signer`. */
+function freshToken(signer: HmacSigner): string {
+  const nonce = randomText(NONCE_BYTES, 'base64url');
+  return `${nonce}.${signer.sign(nonce)}`;
 }
 
 /** `nonce.signature`: a fresh token signed with `secret`. */
 export function issueToken(secret: string): string {
-  const nonce = randomText(NONCE_BYTES, 'base64url');
-  return `${nonce}.${sign(secret, nonce)}`;
+  return freshToken(createHmacSigner([secret]));
 }
 
 /** Compares in time that depends on the lengths only. */
@@ -42,14 +44,14 @@ function sameText(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** The token carries a signature `secret` made. */
-export function isSignedToken(secret: string, token: string): boolean {
+/** The token carries a signature the signer's secret made. */
+function isSignedToken(signer: HmacSigner, token: string): boolean {
   const dot = token.indexOf('.');
   // Stryker disable next-line ConditionalExpression,UnaryOperator: equivalent, a token without a dot fails the NONCE test or the signature below
   if (dot === -1) return false;
   const nonce = token.slice(0, dot);
   if (!NONCE.test(nonce)) return false;
-  return sameText(sign(secret, nonce), token.slice(dot + 1));
+  return signer.verify(nonce, token.slice(dot + 1));
 }
 
 function assertSecret(secret: string): void {
@@ -111,7 +113,7 @@ function verdictOfHeaders(req: Request, publicOrigin: URL | undefined): HeaderVe
  * `Sec-Fetch-Site`, else its `Origin`, else the signed double-submit token. `undefined` lets the
  * request through.
  */
-function refusalOf(req: Request, { secret, publicOrigin }: CsrfOptions): CsrfRefusal | undefined {
+function refusalOf(req: Request, signer: HmacSigner, publicOrigin: URL | undefined): CsrfRefusal | undefined {
   const verdict = verdictOfHeaders(req, publicOrigin);
   if (verdict === 'same origin') return undefined;
   if (verdict !== 'ask the token') return verdict;
@@ -121,7 +123,7 @@ function refusalOf(req: Request, { secret, publicOrigin }: CsrfOptions): CsrfRef
   const fromForm = typeof body === 'object' && body !== null ? Reflect.get(body, FORM_TOKEN_FIELD) : undefined;
   if (fromCookie === undefined || fromCookie === '' || typeof fromForm !== 'string' || fromForm === '') return 'missing token';
   if (!sameText(fromCookie, fromForm)) return 'token mismatch';
-  return isSignedToken(secret, fromForm) ? undefined : 'bad signature';
+  return isSignedToken(signer, fromForm) ? undefined : 'bad signature';
 }
 
 /**
@@ -131,8 +133,9 @@ function refusalOf(req: Request, { secret, publicOrigin }: CsrfOptions): CsrfRef
  */
 export function createCsrfCheck(options: CsrfOptions): RequestHandler {
   assertSecret(options.secret);
+  const signer = createHmacSigner([options.secret]);
   return function checkCsrf(req: Request, res: Response, next: NextFunction) {
-    refuseOrPass(req, res, next, refusalOf(req, options));
+    refuseOrPass(req, res, next, refusalOf(req, signer, options.publicOrigin));
   };
 }
 
@@ -175,10 +178,11 @@ export interface FormToken {
 export function createFormTokenIssuer(options: CsrfOptions): (req: Request) => FormToken {
   const { secret, publicOrigin } = options;
   assertSecret(secret);
+  const signer = createHmacSigner([secret]);
   return function formToken(req: Request): FormToken {
     const current = cookieToken(req);
-    if (current !== undefined && isSignedToken(secret, current)) return { token: current, setCookie: undefined };
-    const token = issueToken(secret);
+    if (current !== undefined && isSignedToken(signer, current)) return { token: current, setCookie: undefined };
+    const token = freshToken(signer);
     const secure = req.secure || publicOrigin?.protocol === 'https:';
     return { token, setCookie: stringifySetCookie({ name: CSRF_COOKIE, value: token, httpOnly: true, sameSite: 'lax', path: '/', secure }) };
   };

@@ -1,5 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { parseCookie, stringifySetCookie, type SetCookie } from 'cookie';
+import { createHmacSigner, type HmacSigner } from '../security/hmac-signer.ts';
 import { noteSessionCookie } from './session-cookies.ts';
 
 /**
@@ -61,13 +61,12 @@ export interface SignedCookie {
 }
 
 /**
- * The signature of a signed part (signedPart) under one secret, made over `<name>=<signed>`: the
- * cookie's name is signed too, so storages that share a secret (the session and a preferences
- * cookie, say) never take each other's cookies, renamed. A name holds no `=` (a cookie name is a
- * token), so no other name and part give the same text.
+ * What a cookie's signature covers: `<name>=<signed>`, so storages that share a secret (the
+ * session and a preferences cookie, say) never take each other's cookies, renamed. A name holds
+ * no `=` (a cookie name is a token), so no other name and part give the same text.
  */
-function sign(name: string, signed: string, secret: string): string {
-  return createHmac('sha256', secret).update(`${name}=${signed}`).digest('base64url');
+function signedText(name: string, signed: string): string {
+  return `${name}=${signed}`;
 }
 
 /** Whole seconds since the epoch: a session's expiry is written in them. */
@@ -95,22 +94,15 @@ function unexpiredPayload(signed: string, maxAge: number | undefined): string | 
 }
 
 /**
- * The payload of a cookie value whose signature one of the secrets made for this cookie's name,
- * and whose expiry, if it has one, is still to come; undefined otherwise. The signature is
- * compared as written, not as decoded: Node's base64url decoder skips padding and stray
- * characters and ignores the last character's spare bits, so other spellings decode to the same
- * bytes, and a changed cookie must not pass.
+ * The payload of a cookie value whose signature one of the secrets made for this cookie's name
+ * (compared as written: hmac-signer.ts), and whose expiry, if it has one, is still to come;
+ * undefined otherwise.
  */
-function verified(name: string, value: string, secrets: readonly string[], maxAge: number | undefined): string | undefined {
+function verified(name: string, value: string, signer: HmacSigner, maxAge: number | undefined): string | undefined {
   const dot = value.lastIndexOf('.');
   if (dot <= 0) return undefined;
   const signed = value.slice(0, dot);
-  const signature = Buffer.from(value.slice(dot + 1));
-  const trusted = secrets.some((secret) => {
-    const expected = Buffer.from(sign(name, signed, secret));
-    return expected.length === signature.length && timingSafeEqual(expected, signature);
-  });
-  return trusted ? unexpiredPayload(signed, maxAge) : undefined;
+  return signer.verify(signedText(name, signed), value.slice(dot + 1)) ? unexpiredPayload(signed, maxAge) : undefined;
 }
 
 /**
@@ -120,14 +112,14 @@ function verified(name: string, value: string, secrets: readonly string[], maxAg
  */
 export function createSignedCookie(cookie: SessionCookieOptions, maker: string): SignedCookie {
   const { secrets, name = '__session', maxAge } = cookie;
-  const [signingSecret] = secrets;
-  if (signingSecret === undefined) throw new Error(`${maker} needs at least one secret (cookie.secrets)`);
+  if (secrets.length === 0) throw new Error(`${maker} needs at least one secret (cookie.secrets)`);
   if (secrets.some((secret) => secret.length < SESSION_SECRET_MIN_LENGTH)) {
     throw new Error(`${maker}: every secret must be at least ${SESSION_SECRET_MIN_LENGTH} characters`);
   }
   if (maxAge !== undefined && !(Number.isSafeInteger(maxAge) && maxAge > 0)) {
     throw new Error(`${maker}: cookie.maxAge must be a whole number of seconds above 0, not ${maxAge}`);
   }
+  const signer = createHmacSigner(secrets);
   noteSessionCookie(name);
   const attributes: Omit<SetCookie, 'name' | 'value'> = {
     path: cookie.path ?? '/',
@@ -144,11 +136,11 @@ export function createSignedCookie(cookie: SessionCookieOptions, maker: string):
     maxAge,
     read(cookieHeader) {
       const value = cookieHeader ? parseCookie(cookieHeader)[name] : undefined;
-      return value === undefined ? undefined : verified(name, value, secrets, maxAge);
+      return value === undefined ? undefined : verified(name, value, signer, maxAge);
     },
     serialize(payload) {
       const signed = signedPart(payload, maxAge);
-      const header = stringifySetCookie({ name, value: `${signed}.${sign(name, signed, signingSecret)}`, ...attributes });
+      const header = stringifySetCookie({ name, value: `${signed}.${signer.sign(signedText(name, signed))}`, ...attributes });
       if (Buffer.byteLength(header) > MAX_SESSION_COOKIE_BYTES) throw new SessionTooLargeError(name, Buffer.byteLength(header));
       return header;
     },
