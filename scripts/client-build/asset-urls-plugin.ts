@@ -42,7 +42,10 @@ export function assetUrlsPlugin({ copyInto }: { readonly copyInto?: string } = {
     name: 'asset-urls',
     setup(build) {
       build.onResolve({ filter: ASSET_FILE }, async (args) => {
-        if (args.path.startsWith('data:') || /^[a-z]+:\/\//i.test(args.path) || args.path.startsWith('/')) return undefined;
+        if (args.path.startsWith('data:') || /^[a-z]+:\/\//i.test(args.path)) return undefined;
+        // A root-relative URL in a stylesheet names the site's own path (a file the proxy serves),
+        // not a file beside it: it stays as written. esbuild alone would look for it on the disk.
+        if (args.path.startsWith('/')) return args.kind === 'url-token' ? { path: args.path, external: true } : undefined;
         const suffixAt = args.path.search(/[?#]/);
         const suffix = suffixAt === -1 ? '' : args.path.slice(suffixAt);
         const file = join(args.resolveDir, suffixAt === -1 ? args.path : args.path.slice(0, suffixAt));
