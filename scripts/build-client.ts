@@ -102,6 +102,11 @@ export function clientBuildOptions(entries: PageEntries, { outDir, mode }: Omit<
       assetUrlsPlugin({ copyInto: join(outDir, 'assets') }),
     ],
     bundle: true,
+    // A package reached through a symlink keeps the path it was reached by, as in a plain
+    // install. Followed to its real place instead (StrykerJS's sandbox links node_modules; a
+    // linked framework lives elsewhere), the paths that feed the files' hashes change, and with
+    // them the names and the bundles' compressed size.
+    preserveSymlinks: true,
     splitting: true,
     format: 'esm',
     platform: 'browser',
