@@ -5,6 +5,7 @@ import type { UploadLimits } from './actions/multipart-body.ts';
 import { ConfigError, readSecret } from './config.ts';
 import type { OnServerError } from './observability/error-hook.ts';
 import type { AppLoggerOptions } from './observability/logger.ts';
+import type { StatusPageOptions } from './errors/status-pages.ts';
 import { checkPolicySources, PolicySourceError, type PolicySources } from './security/content-security-policy.ts';
 
 export { ConfigError, readSecret };
@@ -56,6 +57,8 @@ export interface AppDefinition<Settings = undefined> {
   readonly onError?: OnServerError | undefined;
   /** The app's redaction paths, mixin, level and destination for the logger (docs/observability.md#the-apps-logger). */
   readonly logger?: AppLoggerOptions | undefined;
+  /** The status pages' words per language and their look: the app's stylesheet or component (docs/status-pages.md#the-apps-choices). */
+  readonly statusPages?: StatusPageOptions | undefined;
 }
 
 /** An app with its settings read: what `createApp` takes. */
@@ -68,6 +71,7 @@ export interface ResolvedApp {
   readonly contentSecurityPolicy?: PolicySources | undefined;
   readonly onError?: OnServerError | undefined;
   readonly logger?: AppLoggerOptions | undefined;
+  readonly statusPages?: StatusPageOptions | undefined;
 }
 
 /** Declares the app: typed, returned as given (`export default defineApp({ ... })` in `app/app.ts`). */
@@ -88,6 +92,7 @@ export function resolveApp<Settings>(definition: AppDefinition<Settings>, env: E
     contentSecurityPolicy: appPolicySources(definition.contentSecurityPolicy),
     onError: definition.onError,
     logger: definition.logger,
+    statusPages: definition.statusPages,
   };
 }
 

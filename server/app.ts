@@ -36,6 +36,7 @@ import { ACTION_BODY_LIMIT_BYTES, createFormBodyParser } from './actions/form-bo
 import { createMultipartBodyParser, resolveUploadLimits, type UploadLimits } from './actions/multipart-body.ts';
 import { createStaticAssets } from './static/static-assets.ts';
 import { createStatusPages, type StatusPages } from './errors/status-pages.ts';
+import { statusPageSettings } from './errors/status-page-settings.ts';
 import { createTelemetryRouter } from './telemetry/telemetry-endpoints.ts';
 
 export interface AppOptions {
@@ -94,8 +95,13 @@ export function createApp(options: AppOptions): Express {
   const analytics = resolveAnalytics(options.analytics);
   const liveReloadUrl = development ? options.liveReloadUrl : undefined;
   const policy = pagePolicy(assets, analytics, liveReloadUrl, options.app.contentSecurityPolicy);
-  // Status pages carry the site's language and direction, as its pages (a page's own head cannot reach them).
-  const pages = createStatusPages(analytics, options.app.site);
+  // Status pages carry the site's language and direction, as its pages (a page's own head cannot reach them),
+  // unless the app words them in other languages; and its stylesheet or component, when it gives them.
+  const pages = createStatusPages(
+    analytics,
+    options.app.site,
+    statusPageSettings(options.app.statusPages, assets, (req) => createPageRequest(req, publicOrigin)),
+  );
   const app = express();
   const { onError } = options.app;
   // The app's error tracker is given each server error after its one log line, as a load sees the request.

@@ -23,4 +23,7 @@ export type { UploadLimits } from './actions/multipart-body.ts';
 export type { OnServerError, ServerErrorInfo } from './observability/error-hook.ts';
 export type { AppLoggerOptions } from './observability/logger.ts';
 export type { PolicySources } from './security/content-security-policy.ts';
+export type { StatusPageOptions } from './errors/status-pages.ts';
+export type { StatusPageProps } from './errors/status-look.ts';
+export type { StatusMessages } from './errors/status-wording.ts';
 export { START_EXIT, startServer, type RunningServer, type StartOptions } from './start-server.ts';

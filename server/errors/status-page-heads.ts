@@ -31,10 +31,17 @@ export interface StatusPageHeads {
 /**
  * The headers of status answers. The pages' one inline style (StatusDocument inlines
  * STATUS_VIEW_CSS verbatim, the 500 page included) is allowed by its hash (docs/security.md), so
- * no nonce is needed, except on pages that carry analytics scripts.
+ * no nonce is needed, except on pages that carry analytics scripts. `byLanguage`: the app words
+ * its pages in more than one language; `ownLook`: its own view replaces the framework's.
  */
-export function createStatusPageHeads(analytics: StatusPageAnalytics): StatusPageHeads {
-  const styleHashes = [styleHashSource(STATUS_VIEW_CSS)];
+export function createStatusPageHeads(
+  analytics: StatusPageAnalytics,
+  { byLanguage = false, ownLook = false }: { readonly byLanguage?: boolean; readonly ownLook?: boolean } = {},
+): StatusPageHeads {
+  // The app's own view leaves the inline style out: its policy allows none (a linked stylesheet is 'self').
+  const styleHashes = ownLook ? [] : [styleHashSource(STATUS_VIEW_CSS)];
+  // The body depends on Accept (JSON or HTML), and on Accept-Language when the app words it in more than one language.
+  const vary = byLanguage ? 'Accept, Accept-Language' : 'Accept';
   const withAnalytics = analytics.sources.length > 0;
   const policy = createStatusPagePolicy({
     styleHashes,
@@ -53,8 +60,7 @@ export function createStatusPageHeads(analytics: StatusPageAnalytics): StatusPag
       const head = prepareHead([
         json ? ['Content-Type', JSON_TYPE] : htmlType,
         ...otherHtmlHeaders,
-        // The body depends on Accept (JSON or HTML).
-        ['Vary', 'Accept'],
+        ['Vary', vary],
         ['Content-Length', String(body.length)],
         ...security,
         ['Content-Security-Policy', json ? fixedPolicy : policy(nonce)],

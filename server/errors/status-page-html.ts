@@ -1,11 +1,11 @@
+import type { ComponentType } from 'react';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { SiteHead } from '../../shared/head.ts';
-import { statusMessage } from '../../shared/http-error.ts';
-import { applicationErrorMessage } from '../../shared/status-view.tsx';
 import { escapeHtml } from '../http/escape-html.ts';
 import { compileTemplate, type HtmlTemplate } from '../http/html-template.ts';
 import { StatusDocument } from './status-document.tsx';
+import type { StatusPageProps } from './status-look.ts';
+import type { StatusLanguage, StatusWording } from './status-wording.ts';
 
 // Plain letters survive React's escaping unchanged and never occur in the pages' own text.
 const NONCE = 'XSTATUSPAGENONCEX';
@@ -22,44 +22,54 @@ export interface ErrorPageValues {
 }
 
 export interface StatusPageHtml {
-  /** A status page (not 500), rendered on first use and then filled in from its template. */
-  status(status: number, nonce: string): string;
-  /** The 500 page of docs/status-pages.md. */
-  serverError(values: ErrorPageValues): string;
+  /** A status page (not 500) in `language`, rendered on first use and then filled in from its template. */
+  status(status: number, nonce: string, language: StatusLanguage): string;
+  /** The 500 page of docs/status-pages.md, in `language`. */
+  serverError(values: ErrorPageValues, language: StatusLanguage): string;
 }
 
-type DocumentProps = Omit<Parameters<typeof StatusDocument>[0], 'analyticsSources' | 'lang' | 'dir'>;
-
-function titleFor(status: number): string {
-  return `${status}: ${statusMessage(status)}`;
+/** How the pages look and what they carry besides their words (status-look.ts). */
+export interface StatusPageLook {
+  readonly analyticsSources: readonly string[];
+  readonly stylesheets: readonly string[];
+  readonly component?: ComponentType<StatusPageProps> | undefined;
 }
+
+type DocumentProps = Omit<Parameters<typeof StatusDocument>[0], 'analyticsSources' | 'lang' | 'dir' | 'stylesheets' | 'View'>;
 
 /**
  * The status pages' HTML. Each page is static apart from the nonce (and, for 500, host and
- * digest): it is rendered once, on first use, into a template those values fill. Nothing is
- * rendered when the app is built, so a start does not pay for pages it may never send. They
- * carry the site's language and direction (`language`), as its pages do.
+ * digest): it is rendered once per language, on first use, into a template those values fill.
+ * Nothing is rendered when the app is built, so a start does not pay for pages it may never
+ * send. They carry the request's language and direction, the site's unless the app words them
+ * in others (status-wording.ts).
  */
-export function createStatusPageHtml(analyticsSources: readonly string[], { lang, dir }: Pick<SiteHead, 'lang' | 'dir'> = {}): StatusPageHtml {
-  function renderDocument(props: DocumentProps): string {
-    return `<!DOCTYPE html>${renderToStaticMarkup(createElement(StatusDocument, { ...props, lang, dir, analyticsSources }))}`;
+export function createStatusPageHtml(wording: StatusWording, { analyticsSources, stylesheets, component }: StatusPageLook): StatusPageHtml {
+  function renderDocument(props: DocumentProps, { lang, dir }: StatusLanguage): string {
+    const document = createElement(StatusDocument, { ...props, lang, dir, analyticsSources, stylesheets, View: component });
+    return `<!DOCTYPE html>${renderToStaticMarkup(document)}`;
+  }
+  function titleFor(lang: string, status: number): string {
+    return `${status}: ${wording.message(lang, status)}`;
   }
 
-  const pages = new Map<number, HtmlTemplate<'nonce'>>();
-  function pageFor(status: number): HtmlTemplate<'nonce'> {
-    let page = pages.get(status);
+  const pages = new Map<string, HtmlTemplate<'nonce'>>();
+  function pageFor(status: number, language: StatusLanguage): HtmlTemplate<'nonce'> {
+    const key = `${language.lang} ${status}`;
+    let page = pages.get(key);
     if (page === undefined) {
-      const html = renderDocument({ title: titleFor(status), nonce: NONCE, status, message: statusMessage(status) });
+      const message = wording.message(language.lang, status);
+      const html = renderDocument({ title: titleFor(language.lang, status), nonce: NONCE, status, message }, language);
       page = compileTemplate(html, [['nonce', NONCE]]);
-      pages.set(status, page);
+      pages.set(key, page);
     }
     return page;
   }
 
-  let serverErrorPage: HtmlTemplate<'nonce' | 'host' | 'digest'> | undefined;
-  function compileServerErrorPage(): HtmlTemplate<'nonce' | 'host' | 'digest'> {
-    const message = applicationErrorMessage('server', HOST);
-    const html = renderDocument({ title: titleFor(500), nonce: NONCE, status: 500, message, digest: DIGEST });
+  const serverErrorPages = new Map<string, HtmlTemplate<'nonce' | 'host' | 'digest'>>();
+  function compileServerErrorPage(language: StatusLanguage): HtmlTemplate<'nonce' | 'host' | 'digest'> {
+    const message = wording.serverErrorMessage(language.lang, HOST);
+    const html = renderDocument({ title: titleFor(language.lang, 500), nonce: NONCE, status: 500, message, host: HOST, digest: DIGEST }, language);
     return compileTemplate(html, [
       ['nonce', NONCE],
       ['host', HOST],
@@ -68,16 +78,20 @@ export function createStatusPageHtml(analyticsSources: readonly string[], { lang
   }
 
   return {
-    status(status, nonce) {
-      return pageFor(status)({ nonce });
+    status(status, nonce, language) {
+      return pageFor(status, language)({ nonce });
     },
-    serverError({ nonce = '', host, digest, detail }) {
+    serverError({ nonce = '', host, digest, detail }, language) {
       if (detail === undefined) {
-        serverErrorPage ??= compileServerErrorPage();
-        return serverErrorPage({ nonce, host: escapeHtml(host), digest: escapeHtml(digest) });
+        let page = serverErrorPages.get(language.lang);
+        if (page === undefined) {
+          page = compileServerErrorPage(language);
+          serverErrorPages.set(language.lang, page);
+        }
+        return page({ nonce, host: escapeHtml(host), digest: escapeHtml(digest) });
       }
-      const message = applicationErrorMessage('server', host);
-      return renderDocument({ title: titleFor(500), nonce, status: 500, message, digest, detail });
+      const message = wording.serverErrorMessage(language.lang, host);
+      return renderDocument({ title: titleFor(language.lang, 500), nonce, status: 500, message, host, digest, detail }, language);
     },
   };
 }

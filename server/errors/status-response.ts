@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { prefersJson } from '../http/prefers-json.ts';
 import { writePreparedHead } from '../http/response-head.ts';
-import { statusJson, type PreparedAnswer, type StatusPages } from './status-pages.ts';
+import type { PreparedAnswer, StatusLanguage, StatusPages } from './status-pages.ts';
 
 export interface StatusAnswer {
   readonly status: number;
@@ -16,15 +16,16 @@ export interface StatusAnswer {
 /**
  * The answer's body and headers. A client that prefers JSON to HTML gets the same status as
  * JSON (docs/status-pages.md). Apart from a 500 (host and digest) and pages that carry
- * analytics scripts (the nonce), the answer was prepared once and is the same for every request.
+ * analytics scripts (the nonce), the answer was prepared once and is the same for every request
+ * in its language.
  */
-export function renderStatusAnswer(pages: StatusPages, answer: StatusAnswer, nonce: string, wantsJson: boolean): PreparedAnswer {
+export function renderStatusAnswer(pages: StatusPages, answer: StatusAnswer, nonce: string, wantsJson: boolean, language?: StatusLanguage): PreparedAnswer {
   const { status, digest } = answer;
   if (status >= 500 && digest !== undefined) {
-    const body = wantsJson ? statusJson(status, digest) : pages.serverError({ nonce, host: answer.host ?? '', digest, detail: answer.detail });
+    const body = wantsJson ? pages.json(status, language, digest) : pages.serverError({ nonce, host: answer.host ?? '', digest, detail: answer.detail }, language);
     return pages.answer(body, wantsJson, nonce);
   }
-  return pages.prepared(status, wantsJson) ?? pages.answer(pages.status(status, nonce), wantsJson, nonce);
+  return pages.prepared(status, wantsJson, language) ?? pages.answer(pages.status(status, nonce, language), wantsJson, nonce);
 }
 
 /**
@@ -33,7 +34,7 @@ export function renderStatusAnswer(pages: StatusPages, answer: StatusAnswer, non
  * Content-Security-Policy included (docs/security.md).
  */
 export function sendStatusAnswer(req: Request, res: Response, pages: StatusPages, answer: StatusAnswer): void {
-  const { head, body } = renderStatusAnswer(pages, answer, res.locals.cspNonce ?? '', prefersJson(req));
+  const { head, body } = renderStatusAnswer(pages, answer, res.locals.cspNonce ?? '', prefersJson(req), pages.language(req));
   writePreparedHead(res, answer.status, head);
   res.end(body);
 }
