@@ -38,10 +38,11 @@ export default defineApp({
         .filter(Boolean),
     ),
   }),
-  getLoadContext: async (req, _res, { guestbook, sessions, admins }) => ({
+  // Once per request, before load or action: the session from the request's cookie.
+  getLoadContext: async ({ request }, { guestbook, sessions, admins }) => ({
     guestbook,
     sessions,
     admins,
-    session: await sessions.getSession(req.get('cookie')),
+    session: await sessions.getSession(request.headers.get('cookie')),
   }),
 });

@@ -1,9 +1,10 @@
-import type { Request, Response, Router } from 'express';
+import type { Router } from 'express';
 import type { SiteHead } from '../shared/head.ts';
 import type { AppLoadContext, RouteTableEntry } from '../shared/route-definition.ts';
 import type { UploadLimits } from './actions/multipart-body.ts';
 import { ConfigError, readSecret } from './config.ts';
 import type { OnServerError } from './observability/error-hook.ts';
+import type { GetLoadContext, LoadContextArgs } from './render/request-context.ts';
 import type { AppLoggerOptions } from './observability/logger.ts';
 import type { StatusPageOptions } from './errors/status-pages.ts';
 import { checkPolicySources, PolicySourceError, type PolicySources } from './security/content-security-policy.ts';
@@ -29,13 +30,17 @@ export interface AppDefinition<Settings = undefined> {
    * stops with its one line and exit code 78, as for the framework's settings.
    */
   readonly settings?: ((env: Environment) => Settings) | undefined;
-  /** Makes the per-request `context` every `load` and `action` receives; `{}` without it. */
-  readonly getLoadContext?: ((req: Request, res: Response, settings: Settings) => AppLoadContext | Promise<AppLoadContext>) | undefined;
   /**
-   * The app's own Express middleware and routes (an API endpoint, a webhook, an auth check),
-   * mounted on a router that runs after the framework's edge (logging, security headers,
-   * malformed requests, built files, probes) and before the pages. Answers from it get the
-   * same status pages, digests and log lines as the pages'.
+   * Makes the per-request `context` every `load` and `action` receives; `{}` without it. Given
+   * the request as `load` sees it and `responseHeaders`, which every answer to it carries.
+   */
+  readonly getLoadContext?: ((args: LoadContextArgs, settings: Settings) => AppLoadContext | Promise<AppLoadContext>) | undefined;
+  /**
+   * The escape hatch to Express, the one place the app sees it: its own middleware and routes
+   * (an API endpoint, a webhook, an auth check), mounted on a router that runs after the
+   * framework's edge (logging, security headers, malformed requests, built files, probes) and
+   * before the pages. Answers from it get the same status pages, digests and log lines as
+   * the pages'.
    */
   readonly middleware?: ((router: Router, settings: Settings) => void) | undefined;
   /**
@@ -65,7 +70,7 @@ export interface AppDefinition<Settings = undefined> {
 export interface ResolvedApp {
   readonly routes: readonly RouteTableEntry[];
   readonly site?: Partial<SiteHead> | undefined;
-  readonly getLoadContext?: ((req: Request, res: Response) => AppLoadContext | Promise<AppLoadContext>) | undefined;
+  readonly getLoadContext?: GetLoadContext | undefined;
   readonly middleware?: ((router: Router) => void) | undefined;
   readonly uploads?: Partial<UploadLimits> | undefined;
   readonly contentSecurityPolicy?: PolicySources | undefined;
@@ -86,7 +91,7 @@ export function resolveApp<Settings>(definition: AppDefinition<Settings>, env: E
   return {
     routes,
     site,
-    getLoadContext: getLoadContext === undefined ? undefined : (req, res) => getLoadContext(req, res, settings),
+    getLoadContext: getLoadContext === undefined ? undefined : (args) => getLoadContext(args, settings),
     middleware: middleware === undefined ? undefined : (router) => middleware(router, settings),
     uploads: definition.uploads,
     contentSecurityPolicy: appPolicySources(definition.contentSecurityPolicy),

@@ -5,7 +5,8 @@ import { FORM_TOKEN_FIELD } from '../../shared/navigation.ts';
 import type { RouteDefinition } from '../../shared/route-definition.ts';
 import { untilAborted } from '../render/abortable.ts';
 import { ClientDisconnectedError, RenderTimeoutError } from '../render/render-errors.ts';
-import { createLoadContext, NO_APP_CONTEXT, type GetLoadContext } from '../render/request-context.ts';
+import { callGetLoadContext, keepAppContext } from '../render/app-context.ts';
+import { createLoadContext, createPageRequest, type GetLoadContext } from '../render/request-context.ts';
 import { requestUrl } from '../render/request-url.ts';
 import { normalizeParams } from '../render/route-params.ts';
 import { unwrapData } from '../render/page-answer.ts';
@@ -77,15 +78,21 @@ export function createActionHandler(route: RouteDefinition, showPage: RequestHan
     }, renderTimeoutMs);
     let result: unknown;
     try {
-      const context = getLoadContext === undefined ? NO_APP_CONTEXT : await untilAborted(getLoadContext(req, res), signal);
+      // One view of the request for the app's context, the layouts and the action.
+      const request = createPageRequest(req, publicOrigin);
+      const made = callGetLoadContext(getLoadContext, req, res, { request, signal: () => signal });
+      const context = await untilAborted(made.context, signal);
+      made.sendHeaders(res);
+      // The page shown after the action gets the same context, and its headers are not set again.
+      keepAppContext(res, context);
       // The route's layouts first: a layout whose load refuses the visitor refuses the post too,
       // before the action has done anything (docs/security.md#guards).
       const throwIfStopped = () => signal.throwIfAborted();
       await untilAborted(
-        guardLayouts(route.layouts ?? [], () => createLoadContext(req, { params: NO_PARAMS, signal: () => signal, context, publicOrigin }), throwIfStopped),
+        guardLayouts(route.layouts ?? [], () => createLoadContext(req, { params: NO_PARAMS, signal: () => signal, context, publicOrigin, request }), throwIfStopped),
         signal,
       );
-      const loadContext = createLoadContext(req, { params: normalizeParams(req.params), signal: () => signal, context, publicOrigin });
+      const loadContext = createLoadContext(req, { params: normalizeParams(req.params), signal: () => signal, context, publicOrigin, request });
       // Assigned rather than spread, so `cookies` stays parsed on first read only.
       result = await untilAborted(action(Object.assign(loadContext, { body: formFields(req.body) })), signal);
     } catch (error) {

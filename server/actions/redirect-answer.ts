@@ -3,7 +3,7 @@ import { NAVIGATION_HEADER, NAVIGATION_REDIRECT_HEADER } from '../../shared/navi
 import { isRedirect, type Redirect } from '../../shared/responses.ts';
 import { isLoggedError } from '../observability/server-error-log.ts';
 import { NAVIGATION_VARY } from '../render/document-headers.ts';
-import { appHeaders, assertNoSharedCookie } from '../security/app-headers.ts';
+import { appHeaders, assertNoSharedCookie, setRouteHeaders } from '../security/app-headers.ts';
 import { sameOriginLocation } from './redirect-location.ts';
 
 /**
@@ -23,7 +23,7 @@ export function sendRedirect(req: Request, res: Response, redirect: Redirect, de
   const inPlace = req.get(NAVIGATION_HEADER) === 'data';
   res.status(inPlace ? 204 : (redirect.status ?? defaultStatus));
   res.setHeader(inPlace ? NAVIGATION_REDIRECT_HEADER : 'Location', location);
-  for (const [name, value] of own.headers) res.appendHeader(name, value);
+  setRouteHeaders(res, own.headers);
   for (const cookie of own.cookies) res.append('Set-Cookie', cookie);
   res.setHeader('Cache-Control', own.cacheControl ?? 'no-store');
   // A kept 3xx must not answer the navigation runtime's request for the same address, nor the 204 a document's.

@@ -4,7 +4,7 @@ import { choosePageEncoding, compressInto, type ContentEncoding } from '../http/
 import { createDataStream } from './data-stream.ts';
 import { NAVIGATION_VARY, type OwnHeaders } from './document-headers.ts';
 import { setHtmlHeaders } from '../http/html-headers.ts';
-import { isSharedCacheable } from '../security/app-headers.ts';
+import { isSharedCacheable, setRouteHeaders } from '../security/app-headers.ts';
 
 /** The type of a page's data response: one JSON value a line. */
 export const PAGE_DATA_TYPE = 'application/x-ndjson; charset=utf-8';
@@ -152,6 +152,6 @@ function setHeaders(req: Request, res: Response, status: number, own: OwnHeaders
     res.setHeader('Cache-Control', own.cacheControl);
     res.vary(NAVIGATION_VARY);
   }
-  for (const [name, value] of own.headers) res.appendHeader(name, value);
+  setRouteHeaders(res, own.headers);
   return choosePageEncoding(req, res, compression);
 }

@@ -1,5 +1,5 @@
 import { parseCookie } from 'cookie';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { AppLoadContext, LoadContext, PageRequest, RouteParams } from '../../shared/route-definition.ts';
 import { requestUrl } from './request-url.ts';
 import { searchParamsOf } from './route-params.ts';
@@ -11,8 +11,32 @@ import { searchParamsOf } from './route-params.ts';
  */
 export const NO_APP_CONTEXT = Object.freeze({}) as AppLoadContext;
 
+/**
+ * What the app's `getLoadContext` receives, once per request (docs/building-an-app.md): the
+ * request as `load` sees it, and the headers every answer to it carries. No Express object:
+ * the app's escape hatch to Express is its `middleware(router)`.
+ */
+export interface LoadContextArgs {
+  /** The request's method, absolute URL and Fetch `Headers`, the same object `load` gets. */
+  readonly request: PageRequest;
+  /** The request's cookies, parsed; read-only. Never logged. */
+  readonly cookies: Readonly<Record<string, string | undefined>>;
+  /** The request's id, as in the log and `X-Request-Id`. */
+  readonly requestId: string;
+  /** Aborted when the client goes away or the render timeout passes, as `load`'s. */
+  readonly signal: AbortSignal;
+  /**
+   * Headers for every answer this request gets: its document, navigation data, a fetcher's or a
+   * resource route's answer, a redirect, a status page (`append('Set-Cookie', …)` for each
+   * cookie). Sent once `getLoadContext` has returned; not when it throws. A route's own header of
+   * the same name replaces one set here; the framework's own, `Cache-Control` and `Vary` cannot
+   * be set here (docs/responses.md).
+   */
+  readonly responseHeaders: Headers;
+}
+
 /** Makes the per-request value every `load` (and action) of the app receives as `context`. */
-export type GetLoadContext = (req: Request, res: Response) => AppLoadContext | Promise<AppLoadContext>;
+export type GetLoadContext = (args: LoadContextArgs) => AppLoadContext | Promise<AppLoadContext>;
 
 export interface LoadContextParts {
   readonly params: RouteParams;

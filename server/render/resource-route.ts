@@ -4,7 +4,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { ResourceRouteDefinition } from '../../shared/route-definition.ts';
 import { HTML_HEADERS } from '../http/html-headers.ts';
 import { logServerError } from '../observability/server-error-log.ts';
-import { appHeaders, assertNoSharedCookie } from '../security/app-headers.ts';
+import { appHeaders, assertNoSharedCookie, setRouteHeaders } from '../security/app-headers.ts';
 import { forVisitor } from './page-answer.ts';
 import { PageLifecycle } from './page-lifecycle.ts';
 import { declaredLength, holdToLength } from './resource-length.ts';
@@ -129,7 +129,7 @@ function writeHead(req: Request, res: Response, route: string, answer: Sendable)
   assertNoSharedCookie(route, own, res.hasHeader('Set-Cookie'));
   declaredLength(route, answer.headers, answer.body !== null, req.method === 'HEAD' || answer.status === 304);
   res.status(answer.status);
-  for (const [name, value] of own.headers) res.appendHeader(name, value);
+  setRouteHeaders(res, own.headers);
   for (const cookie of own.cookies) res.append('Set-Cookie', cookie);
   res.setHeader('Cache-Control', own.cacheControl ?? NOT_KEPT);
 }

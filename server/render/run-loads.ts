@@ -1,10 +1,11 @@
 import type { Request, Response } from 'express';
-import type { AppLoadContext, LayoutDefinition, LoadContext, PageRouteDefinition, RouteParams } from '../../shared/route-definition.ts';
+import type { AppLoadContext, LayoutDefinition, LoadContext, PageRequest, PageRouteDefinition, RouteParams } from '../../shared/route-definition.ts';
+import { callGetLoadContext } from './app-context.ts';
 import { keptLayouts, routeFailure, type RouteFailure } from './branch-loads.ts';
 import { mergeHeaders, unwrapData, type Unwrapped } from './page-answer.ts';
 import type { PageLifecycle } from './page-lifecycle.ts';
 import { guardLayouts, isPromiseLike, loadInOrder, observeRejections, type StartLoad } from './loads-in-order.ts';
-import { createLoadContext, createPageRequest, NO_APP_CONTEXT, type GetLoadContext } from './request-context.ts';
+import { createLoadContext, createPageRequest, type GetLoadContext } from './request-context.ts';
 
 /** What loads need beyond the request: the app's context and the public origin. */
 export interface LoadSettings {
@@ -30,8 +31,9 @@ export async function runLoad(
   if (load === undefined) return undefined;
   const signal = () => lifecycle.loadSignal;
   const { publicOrigin } = settings;
-  return withAppContext(req, res, lifecycle, settings, (context) => {
-    const contextFor = (levelParams: RouteParams) => createLoadContext(req, { params: levelParams, signal, context, publicOrigin });
+  const request = createPageRequest(req, publicOrigin);
+  return withAppContext(req, res, lifecycle, settings, request, (context) => {
+    const contextFor = (levelParams: RouteParams) => createLoadContext(req, { params: levelParams, signal, context, publicOrigin, request });
     if (!layouts.some((layout) => layout.load !== undefined)) return load(contextFor(params));
     return guardLayouts(
       layouts,
@@ -44,13 +46,21 @@ export async function runLoad(
 /**
  * `work` with the app's context (what `getLoadContext` makes for the request; `{}` without
  * one), the context and the work stopped by the lifecycle in one race: a timeout or a
- * departed client stops them all, and a context that comes after that starts nothing.
- * A failure of the context is no route's: Express answers it.
+ * departed client stops them all, and a context that comes after that starts nothing and
+ * sets no header. A failure of the context is no route's: Express answers it.
  */
-function withAppContext<T>(req: Request, res: Response, lifecycle: PageLifecycle, { getLoadContext }: LoadSettings, work: (context: AppLoadContext) => T | Promise<T>): Promise<T> {
-  const context = getLoadContext === undefined ? NO_APP_CONTEXT : getLoadContext(req, res);
+function withAppContext<T>(
+  req: Request,
+  res: Response,
+  lifecycle: PageLifecycle,
+  { getLoadContext }: LoadSettings,
+  request: PageRequest,
+  work: (context: AppLoadContext) => T | Promise<T>,
+): Promise<T> {
+  const { context, sendHeaders } = callGetLoadContext(getLoadContext, req, res, { request, signal: () => lifecycle.loadSignal });
   const afterContext = (made: AppLoadContext): T | Promise<T> => {
     lifecycle.throwIfStopped();
+    sendHeaders(res);
     return work(made);
   };
   return lifecycle.untilStopped(isPromiseLike(context) ? Promise.resolve(context).then(afterContext) : afterContext(context));
@@ -95,7 +105,7 @@ function runBranchLoads(
   }
   // Not a level's: a failure of the app's context, or a render stop, rejects for Express, never
   // for a boundary (routeFailure leaves a render stop to Express).
-  return withAppContext(req, res, lifecycle, settings, startAll);
+  return withAppContext(req, res, lifecycle, settings, request, startAll);
 }
 
 /** A page's one load: a throw before its first await fails it as a rejection would. */

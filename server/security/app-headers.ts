@@ -1,13 +1,14 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { NAVIGATION_REDIRECT_HEADER } from '../../shared/navigation.ts';
 import type { HeaderPair } from '../http/response-head.ts';
 import { securityHeaderDefaults } from './security-headers.ts';
 
 /**
  * What an answer is: a page (the framework writes its body), a redirect (no body, and its
- * target checked), or a resource route's `Response` (the app's own body).
+ * target checked), or a resource route's `Response` (the app's own body); or `context`, the
+ * headers the app's `getLoadContext` gives every answer of the request, whichever kind it is.
  */
-export type AnswerKind = 'page' | 'redirect' | 'resource';
+export type AnswerKind = 'page' | 'redirect' | 'resource' | 'context';
 
 /** The headers a route gave (`data()`, `redirect()`, a resource's `Response`), as the answer takes them. */
 export interface AppHeaders {
@@ -46,7 +47,14 @@ function ownedNames(): { readonly [kind in AnswerKind]: ReadonlySet<string> } {
     NAVIGATION_REDIRECT_HEADER,
     ...CONNECTION,
   ];
-  owned = { page: new Set([...always, ...FRAMEWORK_BODY]), redirect: new Set([...always, ...FRAMEWORK_BODY]), resource: new Set(always) };
+  owned = {
+    page: new Set([...always, ...FRAMEWORK_BODY]),
+    redirect: new Set([...always, ...FRAMEWORK_BODY]),
+    resource: new Set(always),
+    // Every answer's, before any route has spoken: a body's headers as on a page, and the caching
+    // each route decides (cache-control.ts merges a branch's; one here would be overwritten or lost).
+    context: new Set([...always, ...FRAMEWORK_BODY, 'cache-control', 'vary']),
+  };
   return owned;
 }
 
@@ -69,6 +77,18 @@ export function appHeaders(req: Request, route: string | null, given: Headers, k
   }
   if (refused.length > 0) req.log.warn({ route, headers: refused }, 'app headers left out');
   return { headers, cookies: given.getSetCookie(), cacheControl };
+}
+
+/**
+ * Puts a route's headers on its answer: each replaces one of the same name set before it (by
+ * the app's `getLoadContext`: server/render/app-context.ts), as a document's head does, but
+ * `Vary`, whose names add to those already there.
+ */
+export function setRouteHeaders(res: Response, headers: readonly HeaderPair[]): void {
+  for (const [name, value] of headers) {
+    if (name === 'vary') res.appendHeader(name, value);
+    else res.setHeader(name, value);
+  }
 }
 
 /**

@@ -25,7 +25,7 @@ describe('an app declaration', () => {
         reads += 1;
         return { greeting: env.GREETING ?? 'unset' };
       },
-      getLoadContext: (_req, _res, settings) => ({ greeting: `${settings.greeting} from the context` }),
+      getLoadContext: (_args, settings) => ({ greeting: `${settings.greeting} from the context` }),
       middleware: (router, settings) => {
         router.get('/api/greeting', (_req, res) => {
           res.json({ greeting: settings.greeting });

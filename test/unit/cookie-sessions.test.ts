@@ -1,5 +1,4 @@
 import { createHmac } from 'node:crypto';
-import type { Request } from 'express';
 import request from 'supertest';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createCookieSessionStorage, MAX_SESSION_COOKIE_BYTES, SessionTooLargeError, type SessionStorage } from '../../server/sessions/cookie-session.ts';
@@ -39,8 +38,8 @@ function sessionApp(sessions: SessionStorage<Visitor>) {
       }),
     ],
     {
-      getLoadContext: async (req: Request) => {
-        const session = await sessions.getSession(req.get('cookie'));
+      getLoadContext: async ({ request }) => {
+        const session = await sessions.getSession(request.headers.get('cookie'));
         const user = session.get('user');
         const role = session.get('role');
         return { visitor: user === undefined || role === undefined ? undefined : { user, role } };

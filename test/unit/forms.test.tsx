@@ -716,9 +716,9 @@ describe("a document's head", () => {
 
   test("keeps the page's own cookies beside the form token's, each once", async () => {
     const { app } = formApp({
-      getLoadContext: (_req, res) => {
-        res.cookie('theme', 'dark');
-        res.cookie('seen', '1');
+      getLoadContext: ({ responseHeaders }) => {
+        responseHeaders.append('Set-Cookie', 'theme=dark; Path=/');
+        responseHeaders.append('Set-Cookie', 'seen=1; Path=/');
         return {} as never;
       },
     });

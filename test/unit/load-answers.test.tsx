@@ -334,7 +334,7 @@ describe('redirect(url, init) from load', () => {
     const hydrating = asHydrating(pages);
     const { app: served, logs } = buildApp(hydrating.routes, {
       assets: hydrating.assets,
-      getLoadContext: (req) => (req.headers.cookie?.includes('session=') === true ? {} : redirect('/sign-in', { headers: { 'Set-Cookie': 'next=/status/200; Path=/' } })),
+      getLoadContext: ({ cookies }) => (cookies.session !== undefined ? {} : redirect('/sign-in', { headers: { 'Set-Cookie': 'next=/status/200; Path=/' } })),
     });
     const res = await request(served).get('/status/200');
     expect(res.status).toBe(302);
@@ -473,8 +473,8 @@ describe('a page a shared cache may keep', () => {
     const hydrating = asHydrating(pages);
     const { app: served, logs } = buildApp(hydrating.routes, {
       assets: hydrating.assets,
-      getLoadContext: (_req, res) => {
-        res.append('Set-Cookie', 'seen=1; Path=/');
+      getLoadContext: ({ responseHeaders }) => {
+        responseHeaders.append('Set-Cookie', 'seen=1; Path=/');
         return {};
       },
     });

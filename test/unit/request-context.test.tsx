@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import type { Request } from 'express';
+import type { LoadContextArgs } from '../../server/render/request-context.ts';
 import type { AppLoadContext, LoadContext, PageProps, RouteDefinition } from '../../shared/route-definition.ts';
 import { defineRoute } from '../../shared/route-definition.ts';
 import { forbidden, unauthorized } from '../../shared/status-helpers.ts';
@@ -24,8 +24,8 @@ const SESSIONS: Readonly<Record<string, Session>> = {
   'token-reader': { user: 'rex', role: 'reader' },
 };
 
-function sessionOf(req: Request): AppLoadContext {
-  const token = /(?:^|;\s*)session=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+function sessionOf({ cookies }: LoadContextArgs): AppLoadContext {
+  const token = cookies.session;
   const session = token === undefined ? undefined : SESSIONS[token];
   return session === undefined ? {} : { session };
 }

@@ -41,7 +41,7 @@ function membersApp(sessions: SessionStorage<Member>) {
           load: () => data({}, { headers: { 'Cache-Control': 'public, max-age=60' } }),
         }),
       ],
-      getLoadContext: async (req) => ({ memberName: (await sessions.getSession(req.get('cookie'))).get('name') }),
+      getLoadContext: async ({ request }) => ({ memberName: (await sessions.getSession(request.headers.get('cookie'))).get('name') }),
       middleware: (router) => {
         router.get('/sign-in/:name', async (req, res) => {
           const session = await sessions.getSession(req.get('cookie'));

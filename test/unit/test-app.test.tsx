@@ -11,7 +11,7 @@ const fixture = defineApp({
     defineRoute({ path: '/', component: ({ data }: { data: { admins: string } }) => <p>admins: {data.admins}</p>, load: ({ context }) => ({ admins: context.admins ?? 'unset' }) }),
   ],
   settings: (env) => ({ key: readSecret(env, 'FIXTURE_KEY'), admins: env.FIXTURE_ADMINS ?? 'none' }),
-  getLoadContext: (_req, _res, { admins }) => ({ admins }),
+  getLoadContext: (_args, { admins }) => ({ admins }),
 });
 
 declare module '../../shared/route-definition.ts' {
