@@ -278,3 +278,22 @@ describe("responseHeaders cannot forge the framework's headers", () => {
     expect(JSON.stringify(logs.filter((line) => line.level === 50))).toContain('cannot set a cookie');
   });
 });
+
+test('a value no header may hold is the 500 page, and never reaches the log', async () => {
+  for (const value of ['token\u0001secret', 'token\rsecret']) {
+    const { app: served, logs } = createTestApp(
+      defineApp({
+        routes,
+        getLoadContext: ({ responseHeaders }) => {
+          responseHeaders.set('X-Token', value);
+          return {};
+        },
+      }),
+    );
+    const res = await request(served).get('/seen');
+    expect(res.status).toBe(500);
+    expect(res.headers['x-token']).toBeUndefined();
+    expect(logs.filter((line) => line.level === 50)).toHaveLength(1);
+    expect(JSON.stringify(logs)).not.toContain('secret');
+  }
+});
