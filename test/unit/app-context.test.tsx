@@ -54,6 +54,7 @@ const routes = [
     action: () => ({ saved: true }),
   }),
   defineRoute({ path: '/missing', component: Shown, load: () => notFound() }),
+  defineRoute({ path: '/bounded', component: Shown, load: () => notFound(), ErrorBoundary: () => <p id="boundary">not here</p> }),
   defineRoute({ path: '/own', component: Shown, load: () => data({}, { headers: { 'X-Tenant': 'route' } }) }),
   defineRoute({
     path: '/saves',
@@ -140,6 +141,7 @@ describe('a header and a cookie set on responseHeaders reach every answer of the
     ["an action's redirect", 'post', '/saves', SAME_ORIGIN, 303],
     ["an in-place post's redirect", 'post', '/saves', { ...SAME_ORIGIN, ...NAVIGATION }, 204],
     ["a load's status page", 'get', '/missing', {}, 404],
+    ["a route's error boundary", 'get', '/bounded', {}, 404],
   ] as const)('%s', async (_answer, method, path, headers, status) => {
     const { app: served, logs } = app();
     const res = method === 'get' ? await request(served).get(path).set(headers) : await request(served).post(path).set(headers).type('form').send({ name: 'ada' });
