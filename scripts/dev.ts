@@ -16,6 +16,8 @@ const RELOAD_URL = `http://localhost:${RELOAD_PORT}/events`;
 const OUT = join(PROJECT, 'dist', 'dev');
 const CLIENT_OUT = join(OUT, 'client');
 const SERVER_OUT = join(OUT, 'server');
+/** Git-ignored beside the route types; never read in production. */
+const DEV_SECRETS = join(PROJECT, '.react-stream-shell', 'dev-secrets.json');
 
 const listeners = new Set<ServerResponse>();
 createServer(function reloadEvents(req, res) {
@@ -55,7 +57,8 @@ async function restartServer(): Promise<void> {
   await stopServer();
   const started = spawn(process.execPath, ['--enable-source-maps', join(SERVER_OUT, 'main.js')], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'development', ASSETS_DIR: CLIENT_OUT, LIVE_RELOAD_URL: RELOAD_URL },
+    // Secrets left unset are made once and kept (server/dev-secrets.ts): a restart keeps the visitor signed in.
+    env: { DEV_SECRETS_FILE: DEV_SECRETS, ...process.env, NODE_ENV: 'development', ASSETS_DIR: CLIENT_OUT, LIVE_RELOAD_URL: RELOAD_URL },
   });
   child = started;
   // A pipe hands over whatever was written so far: a line can arrive in pieces, or several in

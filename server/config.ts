@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { isSitePath } from './http/site-path.ts';
 import { isPolicySource } from './security/content-security-policy.ts';
+import { keptDevSecret } from './dev-secrets.ts';
 import { CSRF_SECRET_MIN_LENGTH } from './security/csrf.ts';
 
 /** What Express's `trust proxy` setting accepts: a hop count, addresses, or names. */
@@ -239,6 +240,17 @@ function mayMakeSecrets(env: Env, environment: Environment): boolean {
 }
 
 /**
+ * `DEV_SECRETS_FILE`: where development keeps the secrets it makes (dev-secrets.ts), so that a
+ * restart after a save keeps sessions. Refused outside development: a deployment's secrets are
+ * its own settings, never a file the server writes.
+ */
+function devSecretsFile(env: Env, environment: Environment): string | undefined {
+  const file = read(env, 'DEV_SECRETS_FILE');
+  if (file !== undefined && environment !== 'development') throw new ConfigError('DEV_SECRETS_FILE', file, 'unset: kept secrets are for NODE_ENV=development only');
+  return file;
+}
+
+/**
  * `CSRF_SECRET`: required in production, where every instance must sign form tokens alike.
  * Elsewhere (or with MAKE_MISSING_SECRETS) an unset secret is made for the process. The value
  * never appears in a message.
@@ -247,8 +259,11 @@ function csrfSecret(env: Env, name: string, environment: Environment): { readonl
   const raw = read(env, name);
   const mayMake = mayMakeSecrets(env, environment);
   const expected = `a secret of at least ${CSRF_SECRET_MIN_LENGTH} characters, required when NODE_ENV=production (e.g. openssl rand -base64 48)`;
+  // Read first, so the setting is refused outside development whether or not a secret is missing.
+  const keptIn = devSecretsFile(env, environment);
   if (raw === undefined) {
     if (!mayMake) throw new ConfigError(name, '', expected);
+    if (keptIn !== undefined) return { csrfSecret: keptDevSecret(keptIn, name, CSRF_SECRET_MIN_LENGTH), csrfSecretGenerated: false };
     return { csrfSecret: randomBytes(32).toString('base64url'), csrfSecretGenerated: true };
   }
   if (raw.length < CSRF_SECRET_MIN_LENGTH) throw new ConfigError(name, `<${raw.length} characters, not shown>`, expected);

@@ -11,7 +11,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 /** Every server dev.ts starts writes its "listening" line in two chunks, as a full pipe can. */
 const SHORT_STDOUT_WRITE = pathToFileURL(join(import.meta.dirname, 'preload', 'short-stdout-write.mjs')).href;
 
-test('npm run dev rebuilds on change, restarts the server and tells the page to reload, the "listening" line split in two', async () => {
+test('npm run dev rebuilds on change, restarts the server with the same secrets (the visitor still signed in) and tells the page to reload, the "listening" line split in two', async () => {
   const [port, reloadPort] = [await freePort(), await freePort()];
   const dev = spawn(process.execPath, [join(ROOT, 'scripts', 'dev.ts')], {
     cwd: ROOT,
@@ -38,12 +38,37 @@ test('npm run dev rebuilds on change, restarts the server and tells the page to 
     sse.end();
     await waitFor(() => events.includes(': connected'), 20_000, 'the reload stream');
 
+    // A visitor who signs in before the save: the session and form token cookies of this start.
+    const signIn = await fetch(`http://127.0.0.1:${port}/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' },
+      body: 'name=Devon',
+    });
+    expect(signIn.status).toBe(303);
+    const session = signIn.headers
+      .getSetCookie()
+      .find((cookie) => cookie.startsWith('__session='))
+      ?.split(';')[0];
+    expect(session).toBeDefined();
+    const token = (await fetch(`http://127.0.0.1:${port}/sign-in`)).headers
+      .getSetCookie()
+      .find((cookie) => cookie.startsWith('csrf='))
+      ?.split(';')[0];
+    expect(token).toBeDefined();
+
     const before = listens();
     const now = new Date();
     // A framework module every page's bundle holds, so the test needs nothing of the app's.
     await utimes(join(ROOT, 'client', 'hydrate-page.tsx'), now, now);
     await waitFor(() => events.includes('event: reload') && listens() > before, 20_000, 'a rebuild, restart and reload');
     expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+    // The restarted server signs with the kept secrets: still signed in, the form token still good.
+    const after = await fetch(`http://127.0.0.1:${port}/sign-in`, { headers: { Cookie: `${session}; ${token}` } });
+    // React marks the seam between the two text parts with an empty comment.
+    expect(await after.text()).toMatch(/Signed in as (<!-- -->)?Devon/);
+    expect(after.headers.getSetCookie().filter((cookie) => cookie.startsWith('csrf='))).toEqual([]);
+    expect(output).not.toContain('CSRF_SECRET not set');
     sse.destroy();
   } finally {
     dev.kill('SIGTERM');
