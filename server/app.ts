@@ -37,6 +37,8 @@ import { createMultipartBodyParser, resolveUploadLimits, type UploadLimits } fro
 import { createStaticAssets } from './static/static-assets.ts';
 import { createStatusPages, type StatusPages } from './errors/status-pages.ts';
 import { statusPageSettings } from './errors/status-page-settings.ts';
+import { notFoundRoute } from '../shared/not-found-route.ts';
+import { createNotFoundPage, notFoundClientRoute } from './render/not-found-page.ts';
 import { createTelemetryRouter } from './telemetry/telemetry-endpoints.ts';
 
 export interface AppOptions {
@@ -92,6 +94,8 @@ export function createApp(options: AppOptions): Express {
     const problem = routePathProblem(path);
     if (problem !== undefined) throw new Error(`Route ${path}: ${problem}`);
   }
+  // The page a layout shows for an address no route has, after every route (shared/not-found-route.ts).
+  const missing = notFoundRoute(options.app.routes);
   const analytics = resolveAnalytics(options.analytics);
   const liveReloadUrl = development ? options.liveReloadUrl : undefined;
   const policy = pagePolicy(assets, analytics, liveReloadUrl, options.app.contentSecurityPolicy);
@@ -136,13 +140,13 @@ export function createApp(options: AppOptions): Express {
     ]),
   );
   // Built files first: most requests of a page's load are for them.
-  const routeTable = mountBuiltFiles(app, routes, assets);
+  const routeTable = mountBuiltFiles(app, routes, assets, missing);
   app.use(createHealthProbes(readiness, overload));
   app.get([FAVICON_PATH, '/favicon.ico'], sendFavicon);
   const telemetry = options.telemetry?.enabled === true;
   if (telemetry) {
     const ratePerMinute = options.telemetry?.ratePerMinute ?? DEFAULTS.telemetryRatePerMinute;
-    app.use(createTelemetryRouter({ routePatterns: routes.map((route) => route.path), metrics, ratePerMinute }));
+    app.use(createTelemetryRouter({ routePatterns: [...routes, ...(missing === undefined ? [] : [missing])].map((route) => route.path), metrics, ratePerMinute }));
   }
   const { middleware } = options.app;
   if (middleware !== undefined) {
@@ -153,12 +157,9 @@ export function createApp(options: AppOptions): Express {
   }
   const csrf = formChecks(routes, options.forms, publicOrigin);
   const reload = liveReloadUrl === undefined ? undefined : liveReloadScript(liveReloadUrl);
-  mountRoutes(app, routes, {
-    pages,
-    csrf,
-    uploads,
-    page: pageHandlerOptions(options, { development, telemetry, csrf, policy, routeTable, reload, analytics }),
-  });
+  const page = pageHandlerOptions(options, { development, telemetry, csrf, policy, routeTable, reload, analytics });
+  mountRoutes(app, routes, { pages, csrf, uploads, page });
+  if (missing !== undefined) app.get(missing.path, createNotFoundPage(createPageHandler(missing, page)));
 
   app.use(createNotFoundHandler(pages));
   // redirect() thrown by load, getLoadContext or a resource route; an action answers its own.
@@ -194,9 +195,10 @@ function formChecks(routes: readonly RouteDefinition[], forms: AppOptions['forms
 }
 
 /** Serves the built files, and beside them the route table for navigation, made once here (route-table-module.ts); returns its URL. */
-function mountBuiltFiles(app: Express, routes: readonly RouteDefinition[], assets: ClientAssets | undefined): string | undefined {
+function mountBuiltFiles(app: Express, routes: readonly RouteDefinition[], assets: ClientAssets | undefined, missing: RouteDefinition | undefined): string | undefined {
   if (assets === undefined) return undefined;
-  const routeTable = routeTableModule(clientRoutes(routes, assets));
+  const notFound = missing === undefined ? [] : clientRoutes([missing], assets).map(notFoundClientRoute);
+  const routeTable = routeTableModule([...clientRoutes(routes, assets), ...notFound]);
   app.use(createStaticAssets(assets.dir, ASSETS_PATH, [routeTable]));
   return routeTable.url;
 }

@@ -238,6 +238,8 @@ export function route<Data>(path: string, module: PageModule<Data> | ResourceMod
 export interface LayoutGroup {
   readonly layout: LayoutDefinition;
   readonly children: readonly RouteTableEntry[];
+  /** The page shown inside the layout for an address no route has (shared/not-found-route.ts). */
+  readonly notFound?: PageModule;
 }
 
 /** An entry of a route table: a route, or a layout with the routes inside it. */
@@ -250,9 +252,15 @@ function isLayoutGroup(entry: RouteTableEntry): entry is LayoutGroup {
 /**
  * A layout around routes (React Router's `layout(file, children)`): each child renders inside
  * it, through its `<Outlet />`. The children write their full paths: a layout adds no path of
- * its own, so an address reads in one place. `id` names it for `useRouteLoaderData(id)`.
+ * its own, so an address reads in one place. `id` names it for `useRouteLoaderData(id)`;
+ * `notFound`, a page module, is shown inside it with 404 for an address no route has
+ * (docs/status-pages.md#a-404-inside-the-apps-layouts).
  */
-export function layout<Data>(module: LayoutModule<Data>, children: readonly RouteTableEntry[], { id }: { readonly id: string }): LayoutGroup {
+export function layout<Data>(
+  module: LayoutModule<Data>,
+  children: readonly RouteTableEntry[],
+  { id, notFound }: { readonly id: string; readonly notFound?: PageModule | undefined },
+): LayoutGroup {
   const { default: component, load, head, ErrorBoundary, errorHead } = module;
   const definition: LayoutDefinition<Data> = {
     id,
@@ -262,7 +270,7 @@ export function layout<Data>(module: LayoutModule<Data>, children: readonly Rout
     ...(ErrorBoundary === undefined ? {} : { ErrorBoundary }),
     ...(errorHead === undefined ? {} : { errorHead }),
   };
-  return { layout: definition, children };
+  return { layout: definition, children, ...(notFound === undefined ? {} : { notFound }) };
 }
 
 /**

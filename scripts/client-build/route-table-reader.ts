@@ -6,6 +6,7 @@ import { displayPath } from './display-path.ts';
 import { isRelativeSpecifier, resolveRelativeModule } from './relative-module.ts';
 import { parseModule } from './parse-module.ts';
 import { routePathProblem } from '../../server/render/route-path.ts';
+import { NOT_FOUND_PATH } from '../../shared/not-found-route.ts';
 
 /** The page modules to bundle: entry name (the file's name) → file and the layout modules around it, outermost first; route path → entry name. */
 export interface PageEntries {
@@ -87,6 +88,30 @@ function literalLayoutId(options: ts.Expression | undefined): string | undefined
 }
 
 /**
+ * The file of the page a `layout()` call's options name as `notFound` (shared/not-found-route.ts),
+ * a namespace import of this project as a route's page is; undefined when it names none.
+ */
+function notFoundModule(call: ts.CallExpression, table: string, source: ts.SourceFile, imports: TableImports): string | undefined {
+  const options = call.arguments[2];
+  if (options === undefined || !ts.isObjectLiteralExpression(options)) return undefined;
+  for (const property of options.properties) {
+    // `notFound: missing`, or `{ notFound }` naming the import itself.
+    let value: ts.Expression | undefined;
+    if (ts.isPropertyAssignment(property) && ts.isIdentifier(property.name) && property.name.text === 'notFound') value = property.initializer;
+    else if (ts.isShorthandPropertyAssignment(property) && property.name.text === 'notFound') value = property.name;
+    if (value === undefined) continue;
+    const specifier = ts.isIdentifier(value) ? imports.namespaces.get(value.text) : undefined;
+    const file = specifier !== undefined && isRelativeSpecifier(specifier) ? resolveRelativeModule(table, specifier) : undefined;
+    if (file !== undefined) return file;
+    const where = `${displayPath(table)}:${source.getLineAndCharacterOfPosition(property.getStart(source)).line + 1}`;
+    throw new RouteTableError(
+      `${where}: layout(): its notFound page is not a module of this project imported with \`import * as\` (write the page in its own file, \`import * as missing from './pages/missing.tsx'\`, and pass \`notFound: missing\`)`,
+    );
+  }
+  return undefined;
+}
+
+/**
  * Refuses, at build time, the layout() mistakes the server would refuse only as it starts (or
  * not at all): an empty list of routes, which frames nothing, and an id another layout has.
  * `ids` maps each id met so far to where it was written.
@@ -147,6 +172,9 @@ async function readTable(table: string, seen: Set<string>, ids: Map<string, stri
       // The routes inside a layout (its second argument) have it around them.
       const inside = [...layouts, layoutModule(node, table, source, imports)];
       for (const argument of node.arguments.slice(1)) visit(argument, inside);
+      // Its not-found page, inside it, after every route (the server mounts it last).
+      const notFound = notFoundModule(node, table, source, imports);
+      if (notFound !== undefined) found.push({ path: NOT_FOUND_PATH, file: notFound, layouts: inside });
       return;
     }
     if (ts.isSpreadElement(node) && ts.isArrayLiteralExpression(node.parent) && ts.isIdentifier(node.expression)) {
@@ -177,7 +205,10 @@ export async function findPageEntries(routesModule: string): Promise<PageEntries
   const names = new Map<string, string>();
   const routes = new Map<string, string>();
   const hydrates = new Map<string, boolean>();
-  for (const { path, file, layouts } of await readTable(routesModule, new Set(), new Map())) {
+  const table = await readTable(routesModule, new Set(), new Map());
+  if (table.filter((route) => route.path === NOT_FOUND_PATH).length > 1)
+    throw new RouteTableError(`${displayPath(routesModule)}: two layouts name a notFound page: one layout of the table names it, and it shows for every address no route has`);
+  for (const { path, file, layouts } of table) {
     if (!hydrates.has(file)) {
       const { hasDefault, namedComponent } = await readRouteModule(file);
       if (namedComponent !== undefined) {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildClient } from '../../scripts/build-client.ts';
 import type { PageAssets } from '../../server/render/client-assets.ts';
+import { NOT_FOUND_PATH } from '../../shared/not-found-route.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'support', 'client-build-fixtures');
 
@@ -59,6 +60,24 @@ describe('the client build reads the route table without running it', () => {
   test('refuses a layout id written twice, naming both places', async () => {
     await expect(buildClient({ routesModule: join(FIXTURES, 'layout-id-twice-table.ts'), outDir: join(outDir, 'id-twice'), mode: 'production' })).rejects.toThrow(
       /client-build-fixtures\/layout-id-twice-table\.ts:9: layout\(\): the id "frame" is already the id of the layout at .*client-build-fixtures\/layout-id-twice-table\.ts:8 \(layout ids are unique\)/,
+    );
+  });
+
+  test("builds a layout's notFound page as an entry inside that layout, under the path the server mounts it at, its load left out", async () => {
+    const pages = await buildClient({ routesModule: join(FIXTURES, 'not-found-table.ts'), outDir: join(outDir, 'not-found'), mode: 'production' });
+    expect(Object.keys(pages)).toEqual(['/plain', NOT_FOUND_PATH]);
+    const built = pages[NOT_FOUND_PATH];
+    const code = async (url: string) => readFile(join(outDir, 'not-found', 'assets', url.replace('/assets/', '')), 'utf8');
+    // The page's entry, and the layout with it (in a chunk it shares with /plain).
+    const texts = await Promise.all([built?.script ?? '', ...(built?.preloads ?? [])].map(code));
+    expect(texts[0]).toContain('MISSING-PAGE-MARKER');
+    expect(texts.some((text) => text.includes('FRAME-LAYOUT-MARKER'))).toBe(true);
+    expect(texts.join('\n')).not.toContain('MISSING-LOAD-MARKER');
+  });
+
+  test('refuses a notFound page that is not a module imported with import * as, naming the file and the line', async () => {
+    await expect(buildClient({ routesModule: join(FIXTURES, 'not-found-inline-table.ts'), outDir: join(outDir, 'not-found-inline'), mode: 'production' })).rejects.toThrow(
+      /client-build-fixtures\/not-found-inline-table\.ts:7: layout\(\): its notFound page is not a module of this project imported with `import \* as`/,
     );
   });
 

@@ -1,0 +1,113 @@
+import request from 'supertest';
+import { describe, expect, test } from 'vitest';
+import { defineApp } from '../../server/index.ts';
+import { createTestApp } from '../../server/testing/index.ts';
+import { data, defineRoute, layout, Outlet, useLoaderData, type LayoutModule, type PageModule } from '../../shared/index.ts';
+import { navigationDataOf, navigationLines } from '../support/navigation-data-lines.ts';
+
+/**
+ * A 404 inside the app's layouts (docs/status-pages.md#a-404-inside-the-apps-layouts): a layout's
+ * `notFound` page shows in its frame for a GET or HEAD of an address no route has, while JSON
+ * clients, other methods and the framework's own addresses keep the plain 404.
+ */
+
+function Frame() {
+  const { who } = useLoaderData<{ readonly who: string }>();
+  return (
+    <div className="frame">
+      <header>FRAME for {who}</header>
+      <Outlet />
+    </div>
+  );
+}
+
+const root: LayoutModule<{ readonly who: string }> = { default: Frame, load: () => ({ who: 'Ada' }) };
+
+function Missing() {
+  const { path } = useLoaderData<{ readonly path: string }>();
+  return <p className="missing">MISSING {path}</p>;
+}
+
+const missing: PageModule<{ readonly path: string }> = {
+  default: Missing,
+  load: ({ params }) => data({ path: params.path ?? '' }, { headers: { 'X-Missing': 'yes' } }),
+  head: { title: 'Nothing here' },
+};
+
+function Home() {
+  return <p>HOME</p>;
+}
+
+const routes = [layout(root, [defineRoute({ path: '/', component: Home })], { id: 'root', notFound: missing })];
+const { app } = createTestApp(defineApp({ routes }));
+const NAVIGATION = { 'X-Navigation': 'data', 'X-Navigation-Scope': 'n3', Accept: 'application/x-ndjson, application/json;q=0.9' };
+const PLAIN_404 = '<h1>404</h1><h2>This page could not be found.</h2>';
+
+describe("a layout's not-found page", () => {
+  test('an unknown address renders the page inside the layout with 404, its load given the path', async () => {
+    const res = await request(app).get('/no/such/page').expect(404);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['x-missing']).toBe('yes');
+    expect(res.headers.allow).toBeUndefined();
+    expect(res.text).toMatch(/^<!DOCTYPE html><html lang="en">/);
+    expect(res.text).toContain('<title>Nothing here · ');
+    expect(res.text).toContain('<meta name="robots" content="noindex"/>');
+    expect(res.text).toMatch(/<div class="frame"><header>FRAME for <!-- -->Ada<\/header><p class="missing">MISSING <!-- -->no\/such\/page<\/p><\/div>/);
+    expect(res.text).not.toContain(PLAIN_404);
+  });
+
+  test('HEAD has the same status and headers, and no body', async () => {
+    const get = await request(app).get('/nowhere');
+    const head = await request(app).head('/nowhere').expect(404);
+    expect(head.headers['content-type']).toBe(get.headers['content-type']);
+    expect(head.headers['x-missing']).toBe('yes');
+    expect(head.text ?? '').toBe('');
+  });
+
+  test('an in-place navigation there gets the page as data, with 404', async () => {
+    const res = await request(app).get('/gone').set(NAVIGATION).expect(404);
+    expect(res.headers['content-type']).toMatch(/^application\/x-ndjson/);
+    const [meta] = navigationLines(res.text);
+    expect(meta).toMatchObject({ route: '/{*path}', head: { title: expect.stringMatching(/^Nothing here · /) } });
+    expect(JSON.stringify(meta)).toContain('"content":"noindex"');
+    // Without a client build the page ships no code, so the data stays on the server (the browser test sees it there).
+    expect(navigationDataOf(res.text, 'n3')).toMatchObject({ params: { path: 'gone' } });
+  });
+
+  test('a client that prefers JSON gets the JSON 404', async () => {
+    const res = await request(app).get('/nowhere').set('Accept', 'application/json').expect(404);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.body).toEqual({ status: 404, message: 'This page could not be found.' });
+    expect(res.headers['x-missing']).toBeUndefined();
+  });
+
+  test('any other method on an unknown address is the plain 404, never 405; a page keeps its 405', async () => {
+    for (const method of ['post', 'put', 'delete', 'patch', 'options'] as const) {
+      const res = await request(app)[method]('/nowhere');
+      expect(res.status, method).toBe(404);
+      expect(res.headers.allow, method).toBeUndefined();
+      if (method !== 'options') expect(res.text, method).toContain(PLAIN_404);
+    }
+    const post = await request(app).post('/').expect(405);
+    expect(post.headers.allow).toBe('GET, HEAD');
+  });
+
+  test("the framework's addresses are never caught: a missing /assets/x.js, any case, telemetry", async () => {
+    for (const path of ['/assets/x.js', '/ASSETS/x.css', '/_telemetry/vitals']) {
+      const res = await request(app).get(path).expect(404);
+      expect(res.text, path).toContain(PLAIN_404);
+      expect(res.text, path).not.toContain('FRAME');
+    }
+  });
+
+  test('a route of the table still answers first, and a table with two notFound pages is refused', async () => {
+    expect((await request(app).get('/').expect(200)).text).toContain('HOME');
+    const twice = [layout(root, [layout(root, [defineRoute({ path: '/', component: Home })], { id: 'inner', notFound: missing })], { id: 'outer', notFound: missing })];
+    expect(() => createTestApp(defineApp({ routes: twice }))).toThrow('Layouts "outer" and "inner" both name a notFound page');
+  });
+
+  test('without notFound, an unknown address is the plain 404 page, as before', async () => {
+    const { app: plain } = createTestApp(defineApp({ routes: [layout(root, [defineRoute({ path: '/', component: Home })], { id: 'root' })] }));
+    expect((await request(plain).get('/nowhere').expect(404)).text).toContain(PLAIN_404);
+  });
+});
