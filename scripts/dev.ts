@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { cleanClientOutput, clientBuildOptions, findPageEntries, APP_ROUTES, PROJECT, writeManifest, type PageEntries } from './build-client.ts';
 import { serverBuildOptions } from './build-server.ts';
+import { writeRouteTypes } from './route-types/write-route-types.ts';
 
 /**
  * `npm run dev`: esbuild watches client and server; after every rebuild the server restarts
  * (it reads the client manifest once at start) and open pages reload through server-sent
  * events from a small side server. The route table is read again after every server build: a
- * route, page or layout added or removed gives the client build its new entry points.
+ * route, page or layout added or removed gives the client build its new entry points, and a
+ * path changed its modules' route types (.react-stream-shell/types), for the editor's type check.
  */
 const RELOAD_PORT = Number(process.env.DEV_RELOAD_PORT ?? 35729);
 const RELOAD_URL = `http://localhost:${RELOAD_PORT}/events`;
@@ -141,6 +143,7 @@ async function watchClient(entries: PageEntries): Promise<esbuild.BuildContext> 
   return context;
 }
 
+await writeRouteTypes(APP_ROUTES, PROJECT);
 let entries = await findPageEntries(APP_ROUTES);
 await cleanClientOutput(CLIENT_OUT);
 let client = await watchClient(entries);
@@ -155,7 +158,11 @@ async function followRouteTable(): Promise<void> {
     process.stdout.write(`[dev] the route table cannot be read: ${error instanceof Error ? error.message : String(error)}\n`);
     return undefined;
   });
-  if (next === undefined || entriesKey(next) === entriesKey(entries)) return;
+  if (next === undefined) return;
+  // Only the files whose text changed are written: an unchanged table touches none.
+  const { written, removed } = await writeRouteTypes(APP_ROUTES, PROJECT);
+  if (written.length + removed.length > 0) process.stdout.write(`[dev] route types: ${written.length} file(s) written, ${removed.length} removed\n`);
+  if (entriesKey(next) === entriesKey(entries)) return;
   entries = next;
   builtOnce.delete('client');
   await client.dispose();

@@ -21,9 +21,9 @@ export interface PageRequest {
   readonly headers: Headers;
 }
 
-/** What a route's `load` receives. */
-export interface LoadContext {
-  readonly params: RouteParams;
+/** What a route's `load` receives; `Params`, its path parameters, as its module's `Route.LoadContext` types them (docs/building-an-app.md#typed-path-parameters). */
+export interface LoadContext<Params = RouteParams> {
+  readonly params: Params;
   readonly searchParams: URLSearchParams;
   readonly request: PageRequest;
   /** The request's cookies, parsed; read-only. Never logged. */
@@ -39,7 +39,7 @@ export interface LoadContext {
  * What a route's `action` receives (docs/building-an-app.md): what `load` receives, plus the
  * posted form (or JSON object), parsed. The form token field (`_csrf`) is not in it.
  */
-export type ActionContext = LoadContext & {
+export type ActionContext<Params = RouteParams> = LoadContext<Params> & {
   readonly body: Readonly<Record<string, unknown>>;
 };
 
@@ -64,9 +64,9 @@ type OutOfData<Result> = Result extends DataWithResponseInit<infer Data> ? Data 
  */
 export type LoadedData<Load extends (...args: never[]) => unknown> = OutOfData<Awaited<ReturnType<Load>>>;
 
-export interface PageProps<Data = unknown> {
+export interface PageProps<Data = unknown, Params = RouteParams> {
   readonly data: Data;
-  readonly params: RouteParams;
+  readonly params: Params;
   /** What the route's action returned, when the page is shown again after a form post. */
   readonly actionData?: unknown;
 }
@@ -98,10 +98,11 @@ export type ErrorHead = Bivariant<(error: unknown) => PageHead>;
  */
 export interface PageModule<Data = unknown> {
   readonly default: PageComponent<Data>;
-  readonly load?: (context: LoadContext) => LoadResult<Data> | Promise<LoadResult<Data>>;
+  // Bivariant: a module's load may take the narrower `Route.LoadContext` its paths give it.
+  readonly load?: Bivariant<(context: LoadContext) => LoadResult<Data> | Promise<LoadResult<Data>>>;
   readonly head?: HeadDefinition<Data>;
   /** Runs on the server for a POST to the route, after the cross-site check (docs/building-an-app.md). */
-  readonly action?: (context: ActionContext) => ActionResult | Promise<ActionResult>;
+  readonly action?: Bivariant<(context: ActionContext) => ActionResult | Promise<ActionResult>>;
   /** Shown in the page's place, inside its layouts, when its `load` or render fails (`useRouteError()` says what). */
   readonly ErrorBoundary?: ComponentType;
   /** The head while its `ErrorBoundary` shows; runs on the server only. */
@@ -116,7 +117,7 @@ export interface PageModule<Data = unknown> {
  */
 export interface LayoutModule<Data = unknown> {
   readonly default: PageComponent<Data>;
-  readonly load?: (context: LoadContext) => LoadResult<Data> | Promise<LoadResult<Data>>;
+  readonly load?: Bivariant<(context: LoadContext) => LoadResult<Data> | Promise<LoadResult<Data>>>;
   readonly head?: LayoutHead;
   readonly ErrorBoundary?: ComponentType;
   /** The head while its `ErrorBoundary` shows; runs on the server only. */
@@ -160,9 +161,9 @@ export interface LayoutDefinition<Data = unknown> {
  * `load` answers GET and HEAD, and whose `action` answers POST, each with a Fetch `Response`.
  */
 export type ResourceModule = { readonly default?: undefined } & (
-  | { readonly load: (context: LoadContext) => Response | Promise<Response>; readonly action?: (context: ActionContext) => Response | Promise<Response> }
+  | { readonly load: Bivariant<(context: LoadContext) => Response | Promise<Response>>; readonly action?: Bivariant<(context: ActionContext) => Response | Promise<Response>> }
   // An action alone (a webhook, a POST endpoint): GET answers 405 with `Allow: POST`.
-  | { readonly load?: undefined; readonly action: (context: ActionContext) => Response | Promise<Response> }
+  | { readonly load?: undefined; readonly action: Bivariant<(context: ActionContext) => Response | Promise<Response>> }
 );
 
 /** A route that renders a page. */

@@ -87,7 +87,14 @@ export type PathParams<Path extends string> = string extends Path
       }
     >;
 
-/** The page's path parameters, typed from its route's path: `useParams<'/guestbook/:id'>()`. */
-export function useParams<Path extends string = string>(): PathParams<Path> {
-  return routeValues('useParams').params as PathParams<Path>;
+/** A path's parameters, or a module's `Route.Params` as they are. */
+type ParamsOf<Of> = Of extends string ? PathParams<Of> : Of;
+
+/**
+ * The page's path parameters (in a layout too), typed from the route table by the module's
+ * `Route.Params` (docs/building-an-app.md#typed-path-parameters): `useParams<Route.Params>()`;
+ * or from a path written out, `useParams<'/guestbook/:id'>()`.
+ */
+export function useParams<Of extends string | object = string>(): ParamsOf<Of> {
+  return routeValues('useParams').params as ParamsOf<Of>;
 }

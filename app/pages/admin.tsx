@@ -1,9 +1,10 @@
-import { forbidden, Link, type LoadContext, type LoadedData, type PageHead, type PageProps, unauthorized } from 'react-stream-shell';
+import { forbidden, Link, type PageHead, unauthorized } from 'react-stream-shell';
+import type { Route } from './+types/admin.ts';
 
 export const head: PageHead = { title: 'Admin', robots: 'noindex' };
 
 /** The guard: 401 without a session, 403 for a reader; an admin sees the book's figures. */
-export async function load({ context }: LoadContext) {
+export async function load({ context }: Route.LoadContext) {
   const visitor = context.session.get('visitor');
   if (visitor === undefined) unauthorized();
   if (visitor.role !== 'admin') forbidden();
@@ -11,7 +12,7 @@ export async function load({ context }: LoadContext) {
   return { name: visitor.name, entries: entries.length, latest: entries[0]?.createdAt };
 }
 
-export default function AdminPage({ data }: PageProps<LoadedData<typeof load>>) {
+export default function AdminPage({ data }: Route.PageProps) {
   return (
     <main className="app-main">
       <h1>Admin</h1>

@@ -1,28 +1,17 @@
-import {
-  type ActionContext,
-  Link,
-  type LoadContext,
-  type LoadedData,
-  notFound,
-  type PageHead,
-  type PageProps,
-  type RouteParams,
-  useActionData,
-  useLoaderData,
-  useParams,
-} from 'react-stream-shell';
+import { Link, type LoadedData, notFound, type PageHead, useActionData, useLoaderData, useParams } from 'react-stream-shell';
 import { LikeButton } from '../components/like-button.tsx';
 import { RouteErrorDetail } from '../components/route-error-detail.tsx';
+import type { Route } from './+types/entry.ts';
 
-export async function load({ params, context }: LoadContext) {
-  const entry = await context.guestbook.find(params.id ?? '');
+export async function load({ params, context }: Route.LoadContext) {
+  const entry = await context.guestbook.find(params.id);
   if (entry === undefined) notFound();
   return { entry };
 }
 
 /** A like (the like button's fetcher, app/components/like-button.tsx): the entry's new count. */
-export async function action({ params, context }: ActionContext) {
-  const entry = await context.guestbook.like(params.id ?? '');
+export async function action({ params, context }: Route.ActionContext) {
+  const entry = await context.guestbook.like(params.id);
   if (entry === undefined) notFound();
   return { likes: entry.likes };
 }
@@ -30,19 +19,19 @@ export async function action({ params, context }: ActionContext) {
 type Data = LoadedData<typeof load>;
 
 /** The entry's head comes from its data: its author in the title, its message as the description. */
-export function head(data: Data, params: RouteParams): PageHead {
+export function head(data: Data, params: Route.Params): PageHead {
   return {
     title: `${data.entry.name}'s entry`,
     description: data.entry.message.slice(0, 160),
-    canonical: `/guestbook/${params.id ?? ''}`,
+    canonical: `/guestbook/${params.id}`,
     openGraph: { type: 'article' },
   };
 }
 
-/** Reads its data and parameter through the hooks, typed from `load` and the route's path. */
-export default function EntryPage(_props: PageProps<Data>) {
+/** Reads its data and parameter through the hooks, typed from `load` and the route's path in app/routes.ts. */
+export default function EntryPage(_props: Route.PageProps) {
   const { entry } = useLoaderData<typeof load>();
-  const { id } = useParams<'/guestbook/:id'>();
+  const { id } = useParams<Route.Params>();
   // Set when a like was posted without JavaScript, which shows this page again.
   const liked = useActionData<typeof action>();
   return (

@@ -1,25 +1,14 @@
-import {
-  type ActionContext,
-  Form,
-  invalid,
-  type InvalidData,
-  Link,
-  type LoadContext,
-  type LoadedData,
-  type PageHead,
-  type PageProps,
-  redirect,
-  useNavigationState,
-} from 'react-stream-shell';
+import { Form, invalid, type InvalidData, Link, type PageHead, redirect, useNavigationState } from 'react-stream-shell';
 import { LikeButton } from '../components/like-button.tsx';
 import { TextField } from '../components/text-field.tsx';
 import type { Entry } from '../guestbook/store.server.ts';
 import { nameError } from '../visitor-name.ts';
+import type { Route } from './+types/guestbook.ts';
 
 /** The section layout's title and description (app/layouts/guestbook.tsx) are this page's. */
 export const head: PageHead = {};
 
-export async function load({ context }: LoadContext) {
+export async function load({ context }: Route.LoadContext) {
   return { entries: await context.guestbook.list() };
 }
 
@@ -37,7 +26,7 @@ function text(body: Readonly<Record<string, unknown>>, field: keyof Fields): str
 }
 
 /** Signs the book: 422 with the errors beside the fields, or 303 to the new entry's page. */
-export async function action({ body, context }: ActionContext) {
+export async function action({ body, context }: Route.ActionContext) {
   const values: Fields = { name: text(body, 'name'), message: text(body, 'message') };
   const errors: Errors = {};
   const badName = nameError(values.name);
@@ -61,7 +50,7 @@ function isFailure(value: unknown): value is InvalidData<Errors, Fields> {
   return typeof value === 'object' && value !== null && 'errors' in value;
 }
 
-export default function GuestbookPage({ data, actionData }: PageProps<LoadedData<typeof load>>) {
+export default function GuestbookPage({ data, actionData }: Route.PageProps) {
   const { state } = useNavigationState();
   const failed = isFailure(actionData) ? actionData : undefined;
   const errors = failed?.errors ?? {};

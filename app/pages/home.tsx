@@ -1,5 +1,6 @@
 import { SITE_NAME } from '../site.ts';
-import type { PageHead, PageProps } from 'react-stream-shell';
+import type { PageHead } from 'react-stream-shell';
+import type { Route } from './+types/home.ts';
 
 export const head: PageHead = {
   title: 'Home',
@@ -7,7 +8,7 @@ export const head: PageHead = {
 };
 
 /** The app's home: the site's header and a main landmark. */
-export default function HomePage(_props: PageProps) {
+export default function HomePage(_props: Route.PageProps) {
   return (
     <main className="app-main">
       <h1>{SITE_NAME}</h1>

@@ -1,6 +1,7 @@
-import { type ActionContext, Form, invalid, type InvalidData, type PageHead, type PageProps, redirect } from 'react-stream-shell';
+import { Form, invalid, type InvalidData, type PageHead, redirect } from 'react-stream-shell';
 import { TextField } from '../components/text-field.tsx';
 import { nameError } from '../visitor-name.ts';
+import type { Route } from './+types/sign-in.ts';
 
 export const head: PageHead = { title: 'Sign in', robots: 'noindex' };
 
@@ -13,7 +14,7 @@ export const head: PageHead = { title: 'Sign in', robots: 'noindex' };
  * destroying one clears the cookie and a copy of it kept elsewhere lasts until its week ends; a
  * store (createSessionStorage in app.ts) would delete the session itself.
  */
-export async function action({ body, context }: ActionContext) {
+export async function action({ body, context }: Route.ActionContext) {
   const { session, sessions, admins } = context;
   if (body.intent === 'sign-out') redirect('/', { headers: { 'Set-Cookie': await sessions.destroySession(session) } });
   const name = typeof body.name === 'string' ? body.name.trim() : '';
@@ -28,7 +29,7 @@ function isFailure(value: unknown): value is InvalidData<{ name?: string }, { na
   return typeof value === 'object' && value !== null && 'errors' in value;
 }
 
-export default function SignInPage({ actionData }: PageProps) {
+export default function SignInPage({ actionData }: Route.PageProps) {
   const failed = isFailure(actionData) ? actionData : undefined;
   const error = failed?.errors.name;
   return (

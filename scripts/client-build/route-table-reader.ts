@@ -20,7 +20,8 @@ export class RouteTableError extends Error {
   override readonly name = 'RouteTableError';
 }
 
-interface PageRoute {
+/** One `route()` call of a table: its path, its module's file and the layout modules around it. */
+export interface PageRoute {
   readonly path: string;
   readonly file: string;
   /** The layout modules around it, outermost first. */
@@ -193,6 +194,11 @@ async function readTable(table: string, seen: Set<string>, ids: Map<string, stri
   return routes;
 }
 
+/** Every `route()` call of a table and the tables it spreads, in the order written, read without running them (resource routes' too). */
+export function readRouteTable(routesModule: string): Promise<readonly PageRoute[]> {
+  return readTable(routesModule, new Set(), new Map());
+}
+
 /**
  * The page modules a route table names, read from its source with the TypeScript parser: the
  * build never runs the table (nor the app's modules), so a table may do anything at import
@@ -205,7 +211,7 @@ export async function findPageEntries(routesModule: string): Promise<PageEntries
   const names = new Map<string, string>();
   const routes = new Map<string, string>();
   const hydrates = new Map<string, boolean>();
-  const table = await readTable(routesModule, new Set(), new Map());
+  const table = await readRouteTable(routesModule);
   if (table.filter((route) => route.path === NOT_FOUND_PATH).length > 1)
     throw new RouteTableError(`${displayPath(routesModule)}: two layouts name a notFound page: one layout of the table names it, and it shows for every address no route has`);
   for (const { path, file, layouts } of table) {

@@ -1,6 +1,6 @@
 import { Link } from '../../../shared/link.tsx';
-import type { PageProps } from '../../../shared/route-definition.ts';
 import { Filler } from './nav-a.tsx';
+import type { Route } from './+types/bad-fragment.ts';
 
 /** A fragment that is not valid percent-encoding: `decodeURIComponent` throws on it. */
 export const BAD_FRAGMENT = '%E0%A4%A';
@@ -9,7 +9,7 @@ export const BAD_FRAGMENT = '%E0%A4%A';
  * Two pages (`:which` is `a` or `b`) that link to each other's element whose id is
  * BAD_FRAGMENT as written, far down the page, so a test can see the navigation reach it.
  */
-export default function BadFragmentPage({ params }: PageProps) {
+export default function BadFragmentPage({ params }: Route.PageProps) {
   const here = params.which === 'b' ? 'b' : 'a';
   const there = here === 'a' ? 'b' : 'a';
   return (

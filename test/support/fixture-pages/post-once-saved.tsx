@@ -1,15 +1,15 @@
-import type { ActionContext, LoadContext, PageProps } from '../../../shared/route-definition.ts';
+import type { Route } from './+types/post-once-saved.ts';
 
 /** How many times the action ran, per `:key`, in the fixture server's process. */
 const runs = new Map<string, number>();
 
-function runsOf(key: string | undefined): number {
-  return runs.get(key ?? '') ?? 0;
+function runsOf(key: string): number {
+  return runs.get(key) ?? 0;
 }
 
 /** Counts the run: a test reads the count back with a GET of this address. */
-export function action({ params }: ActionContext) {
-  const key = params.key ?? '';
+export function action({ params }: Route.ActionContext) {
+  const { key } = params;
   runs.set(key, runsOf(key) + 1);
   return { saved: true };
 }
@@ -18,12 +18,12 @@ export interface PostOnceData {
   readonly runs: number;
 }
 
-export function load({ params }: LoadContext): PostOnceData {
+export function load({ params }: Route.LoadContext): PostOnceData {
   return { runs: runsOf(params.key) };
 }
 
 /** The page shown after a post (post-once.tsx), and the count of the action's runs for a GET. */
-export default function PostOnceSavedPage({ data }: PageProps<PostOnceData>) {
+export default function PostOnceSavedPage({ data }: Route.PageProps) {
   return (
     <main>
       <h1 id="saved">Saved</h1>
