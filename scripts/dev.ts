@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { cleanClientOutput, clientBuildOptions, findPageEntries, APP_ROUTES, PROJECT, writeManifest, type PageEntries } from './build-client.ts';
 import { serverBuildOptions } from './build-server.ts';
+import { createDevLogPrinter } from './lib/dev-log.ts';
 import { writeRouteTypes } from './route-types/write-route-types.ts';
 
 /**
@@ -20,6 +21,9 @@ const CLIENT_OUT = join(OUT, 'client');
 const SERVER_OUT = join(OUT, 'server');
 /** Git-ignored beside the route types; never read in production. */
 const DEV_SECRETS = join(PROJECT, '.react-stream-shell', 'dev-secrets.json');
+
+/** The server writes JSON lines, as in production; the developer reads them pretty (scripts/lib/dev-log.ts). */
+const printLogLine = createDevLogPrinter({ colors: process.stdout.isTTY === true });
 
 const listeners = new Set<ServerResponse>();
 createServer(function reloadEvents(req, res) {
@@ -64,13 +68,13 @@ async function restartServer(): Promise<void> {
   });
   child = started;
   // A pipe hands over whatever was written so far: a line can arrive in pieces, or several in
-  // one chunk. Output passes through as it comes; lines are looked at only once whole.
+  // one chunk. Lines are printed, pretty, and looked at only once whole.
   let partial = '';
   started.stdout?.setEncoding('utf8');
   started.stdout?.on('data', (chunk: string) => {
-    process.stdout.write(chunk);
     const lines = (partial + chunk).split('\n');
     partial = lines.pop() ?? '';
+    for (const line of lines) process.stdout.write(printLogLine(line));
     if (lines.some(isListeningLine)) reloadPages();
   });
 }

@@ -25,11 +25,12 @@ interface Manifest {
 }
 
 /**
- * What an app's build needs beside the server runtime's dependencies: the build and dev tooling,
- * and what the browser runtime bundles (web-vitals, for the first-party metrics). Development
+ * What an app's build needs beside the server runtime's dependencies: the build and dev tooling
+ * (pino-pretty prints the dev server's log), and what the browser runtime bundles (web-vitals,
+ * for the first-party metrics). Development
  * dependencies here, since the repository's own build has them installed either way.
  */
-const TOOLING = ['esbuild', 'typescript', 'web-vitals'];
+const TOOLING = ['esbuild', 'typescript', 'web-vitals', 'pino-pretty'];
 /** What a new app's tests and type check need (scripts/init.ts writes them into its package.json). */
 const APP_DEV = ['node', 'vitest', 'supertest', '@types/supertest', '@types/node', '@types/react', '@types/react-dom', '@types/express', 'typescript'];
 

@@ -21,7 +21,8 @@ test('npm run dev rebuilds on change, restarts the server with the same secrets 
   const exited = new Promise<number | null>((resolve) => dev.once('exit', (code) => resolve(code)));
   let output = '';
   dev.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const listens = () => output.split('"msg":"listening"').length - 1;
+  // The dev command prints the server's JSON lines pretty: `[12:00:00.000] INFO: listening {...}`.
+  const listens = () => output.split('INFO: listening {').length - 1;
   let events = '';
   try {
     await waitFor(() => listens() >= 1, 20_000, 'the first start');
@@ -69,6 +70,10 @@ test('npm run dev rebuilds on change, restarts the server with the same secrets 
     expect(await after.text()).toMatch(/Signed in as (<!-- -->)?Devon/);
     expect(after.headers.getSetCookie().filter((cookie) => cookie.startsWith('csrf='))).toEqual([]);
     expect(output).not.toContain('CSRF_SECRET not set');
+    // Pretty, one line per request: method, path, status and time, no JSON line left.
+    expect(output).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/sign-in 200 \d+ ms$/m);
+    expect(output).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: POST \/sign-in 303 \d+ ms$/m);
+    expect(output).not.toMatch(/^\{"level"/m);
     sse.destroy();
   } finally {
     dev.kill('SIGTERM');
