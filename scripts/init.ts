@@ -30,7 +30,9 @@ function appManifest(name: string, framework: FrameworkManifest): string {
       build: 'react-stream-shell build',
       dev: 'react-stream-shell dev',
       start: 'react-stream-shell start',
-      test: 'tsc --noEmit && vitest run',
+      // The route types first: the type check reads each module's ./+types/<name>.ts.
+      typecheck: 'react-stream-shell typegen && tsc --noEmit',
+      test: 'react-stream-shell typegen && tsc --noEmit && vitest run',
     },
     dependencies: { [framework.name]: framework.version, ...pick(['react', 'react-dom'], framework.dependencies) },
     devDependencies: framework.templateDevDependencies ?? {},

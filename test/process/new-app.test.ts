@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -103,8 +103,40 @@ describe('a new app made from the template, on the packed framework', () => {
     expect(html).toContain(`Digest: ${String(errors[0]?.digest)}`);
   });
 
-  test("runs the app's own tests (its type check, then vitest)", () => {
+  test("runs the app's own tests (its route types, its type check, then vitest)", () => {
+    // The build wrote the route types; the tests write them again themselves.
+    expect(readFileSync(join(appDir, '.react-stream-shell', 'types', 'app', 'pages', '+types', 'home.ts'), 'utf8')).toContain('export namespace Route');
+    rmSync(join(appDir, '.react-stream-shell'), { recursive: true });
     expect(run(NPM, ['test'], appDir)).toMatch(/Tests\s+2 passed/);
+  });
+
+  test("its type check reads a page's parameters from the route table: one its path has compiles, one it lacks does not", () => {
+    const routes = join(appDir, 'app', 'routes.ts');
+    const page = join(appDir, 'app', 'pages', 'greet.tsx');
+    const table = readFileSync(routes, 'utf8');
+    const greet = (param: string) =>
+      [
+        "import type { Route } from './+types/greet.ts';",
+        `export function load({ params }: Route.LoadContext) { return { name: params.${param}.toUpperCase() }; }`,
+        'export default function Greet({ data }: Route.PageProps) { return <p>{data.name}</p>; }',
+        '',
+      ].join('\n');
+    try {
+      writeFileSync(routes, `import * as greet from './pages/greet.tsx';\n${table.replace("route('/', home)", "route('/', home), route('/greet/:name', greet)")}`);
+      writeFileSync(page, greet('name'));
+      run(NPM, ['run', 'typecheck'], appDir);
+      writeFileSync(page, greet('nom'));
+      let output = '';
+      try {
+        run(NPM, ['run', 'typecheck'], appDir);
+      } catch (error) {
+        output = String(Reflect.get(Object(error), 'stdout'));
+      }
+      expect(output).toMatch(/app\/pages\/greet\.tsx\(2,\d+\): error TS2339: Property 'nom' does not exist on type 'LoadParams'/);
+    } finally {
+      writeFileSync(routes, table);
+      rmSync(page, { force: true });
+    }
   });
 
   test('stops cleanly on SIGTERM: exit 0', async () => {
