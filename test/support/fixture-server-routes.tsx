@@ -36,6 +36,9 @@ import * as membersNotice from './fixture-pages/members/notice.tsx';
 import * as membersPrivate from './fixture-pages/members/private.tsx';
 import * as membersSignIn from './fixture-pages/members/sign-in.tsx';
 import * as membersSignedOut from './fixture-pages/members/signed-out.tsx';
+import * as notFoundFrame from './fixture-pages/not-found/frame.tsx';
+import * as notFoundHome from './fixture-pages/not-found/home.tsx';
+import * as notFoundMissing from './fixture-pages/not-found/missing.tsx';
 import type { NavBData } from './fixture-pages/nav-b.tsx';
 import type { LateStatusData } from './fixture-pages/late-status.tsx';
 import { loadSlowData, SlowPage } from './slow-page.tsx';
@@ -137,3 +140,10 @@ const table: readonly RouteTableEntry[] = [
 
 /** Each route with the layouts around it, as the server mounts them: what the tests look routes up in. */
 export const routes: readonly RouteDefinition[] = flattenRoutes(table);
+
+/**
+ * A layout with a not-found page (docs/status-pages.md#a-404-inside-the-apps-layouts), which
+ * stands for every unknown address: the fixture server adds it with FIXTURE_NOT_FOUND=1 only, so
+ * every other test keeps the plain 404. The client build bundles it either way.
+ */
+export const notFoundTable: readonly RouteTableEntry[] = [layout(notFoundFrame, [route('/not-found/home', notFoundHome)], { id: 'not-found', notFound: notFoundMissing })];

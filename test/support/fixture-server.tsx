@@ -4,7 +4,7 @@ import { parseConfig } from '../../server/config.ts';
 import { loadClientAssets } from '../../server/render/client-assets.ts';
 import { startServer } from '../../server/start-server.ts';
 import type { RouteDefinition } from '../../shared/route-definition.ts';
-import { routes as fixtureServerRoutes } from './fixture-server-routes.tsx';
+import { routes as fixtureServerRoutes, notFoundTable } from './fixture-server-routes.tsx';
 
 /**
  * The production server with the framework's fixture routes (never the app's), for the browser,
@@ -42,7 +42,8 @@ for (const [path, name] of [
 // The real entry's path, with the test's settings from the environment (PORT=0: a free port).
 await startServer(
   config,
-  { routes: fixtureServerRoutes.map(servedAsBuilt) },
+  // With FIXTURE_NOT_FOUND=1, a layout's page stands for unknown addresses (fixture-server-routes.tsx).
+  { routes: [...fixtureServerRoutes.map(servedAsBuilt), ...(process.env.FIXTURE_NOT_FOUND === '1' ? notFoundTable : [])] },
   {
     wrap: (app) => {
       outer.use(app);

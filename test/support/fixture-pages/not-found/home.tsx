@@ -1,0 +1,11 @@
+import type { PageHead } from '../../../../shared/head.ts';
+
+export const head: PageHead = { title: 'Not-found home' };
+
+export default function NotFoundHome() {
+  return (
+    <main>
+      <h1>Not-found home</h1>
+    </main>
+  );
+}
