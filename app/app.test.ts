@@ -21,4 +21,20 @@ describe('the app', () => {
       expect(body, path).toMatch(/<\/header><div id="content" tabindex="-1">(?:(?!<footer).)*<main (?:(?!<footer).)*<\/div><footer/s);
     }
   });
+
+  test('an unknown address is the not-found page inside the site, with 404; JSON, a POST and a missing built file get the plain 404', async () => {
+    const { app: server } = createTestApp(app);
+    const page = await request(server).get('/no/such/page').expect(404);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.text).toContain('<title>Page not found · React Stream Shell</title>');
+    expect(page.text).toContain('<meta name="robots" content="noindex"/>');
+    expect(page.text).toMatch(/<header[^>]*>.*<h1>Page not found<\/h1><p>Nothing lives at <code>\/no\/such\/page<\/code>.*<footer/s);
+    const json = await request(server).get('/no/such/page').set('Accept', 'application/json').expect(404);
+    expect(json.body).toEqual({ status: 404, message: 'This page could not be found.' });
+    for (const answer of [await request(server).post('/no/such/page'), await request(server).get('/assets/missing.js')]) {
+      expect(answer.status).toBe(404);
+      expect(answer.headers.allow).toBeUndefined();
+      expect(answer.text).toContain('<h1>404</h1><h2>This page could not be found.</h2>');
+    }
+  });
 });

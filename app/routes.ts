@@ -6,6 +6,7 @@ import * as admin from './pages/admin.tsx';
 import * as entry from './pages/entry.tsx';
 import * as guestbook from './pages/guestbook.tsx';
 import * as home from './pages/home.tsx';
+import * as notFound from './pages/not-found.tsx';
 import * as signIn from './pages/sign-in.tsx';
 
 /**
@@ -24,7 +25,8 @@ export const routes: readonly RouteTableEntry[] = [
       route('/sign-in', signIn),
       route('/admin', admin),
     ],
-    { id: 'root' },
+    // Any address no route has: the not-found page inside the root layout, with 404.
+    { id: 'root', notFound },
   ),
   route('/api/entries', entries),
 ];

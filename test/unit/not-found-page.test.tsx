@@ -2,7 +2,7 @@ import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { defineApp } from '../../server/index.ts';
 import { createTestApp } from '../../server/testing/index.ts';
-import { data, defineRoute, layout, Outlet, useLoaderData, type LayoutModule, type PageModule } from '../../shared/index.ts';
+import { data, defineRoute, layout, Outlet, useLoaderData, type LayoutModule, type LoadContext, type PageModule } from '../../shared/index.ts';
 import { navigationDataOf, navigationLines } from '../support/navigation-data-lines.ts';
 
 /**
@@ -11,8 +11,12 @@ import { navigationDataOf, navigationLines } from '../support/navigation-data-li
  * clients, other methods and the framework's own addresses keep the plain 404.
  */
 
+function frameLoad() {
+  return { who: 'Ada' };
+}
+
 function Frame() {
-  const { who } = useLoaderData<{ readonly who: string }>();
+  const { who } = useLoaderData<typeof frameLoad>();
   return (
     <div className="frame">
       <header>FRAME for {who}</header>
@@ -21,16 +25,20 @@ function Frame() {
   );
 }
 
-const root: LayoutModule<{ readonly who: string }> = { default: Frame, load: () => ({ who: 'Ada' }) };
+const root: LayoutModule<{ readonly who: string }> = { default: Frame, load: frameLoad };
+
+function missingLoad({ params }: LoadContext) {
+  return data({ path: params.path ?? '' }, { headers: { 'X-Missing': 'yes' } });
+}
 
 function Missing() {
-  const { path } = useLoaderData<{ readonly path: string }>();
+  const { path } = useLoaderData<typeof missingLoad>();
   return <p className="missing">MISSING {path}</p>;
 }
 
 const missing: PageModule<{ readonly path: string }> = {
   default: Missing,
-  load: ({ params }) => data({ path: params.path ?? '' }, { headers: { 'X-Missing': 'yes' } }),
+  load: missingLoad,
   head: { title: 'Nothing here' },
 };
 
