@@ -159,7 +159,7 @@ export function createApp(options: AppOptions): Express {
   const reload = liveReloadUrl === undefined ? undefined : liveReloadScript(liveReloadUrl);
   const page = pageHandlerOptions(options, { development, telemetry, csrf, policy, routeTable, reload, analytics });
   mountRoutes(app, routes, { pages, csrf, uploads, page });
-  if (missing !== undefined) app.get(missing.path, createNotFoundPage(createPageHandler(missing, page)));
+  if (missing !== undefined) app.get(missing.path, createNotFoundPage(createPageHandler(missing, page).get));
 
   app.use(createNotFoundHandler(pages));
   // redirect() thrown by load, getLoadContext or a resource route; an action answers its own.
@@ -220,8 +220,8 @@ function pageHandlerOptions(options: AppOptions, { development, telemetry, csrf,
   const { site, getLoadContext } = options.app;
   const compression = options.compression ?? DEFAULTS.compression;
   return {
-    renderTimeoutMs: options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs,
-    data: { getLoadContext, publicOrigin, development, telemetry, formToken: csrf === undefined ? undefined : createFormTokenIssuer(csrf) },
+    run: { renderTimeoutMs: options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs, getLoadContext, publicOrigin },
+    data: { publicOrigin, development, telemetry, formToken: csrf === undefined ? undefined : createFormTokenIssuer(csrf) },
     document: {
       compression,
       development,
@@ -249,8 +249,7 @@ function mountRoutes(
     page,
   }: { readonly pages: StatusPages; readonly csrf: CsrfOptions | undefined; readonly uploads: UploadLimits | undefined; readonly page: PageHandlerOptions },
 ): void {
-  const { renderTimeoutMs } = page;
-  const loadSettings = { getLoadContext: page.data.getLoadContext, publicOrigin: page.data.publicOrigin };
+  const { run } = page;
   const methodNotAllowed = createMethodNotAllowedHandler(pages);
   const actionMethodNotAllowed = createMethodNotAllowedHandler(pages, 'GET, HEAD, POST');
   const postOnly = createMethodNotAllowedHandler(pages, 'POST');
@@ -260,16 +259,17 @@ function mountRoutes(
   const checkCsrfHeaders = csrf === undefined ? undefined : createCsrfHeaderCheck(csrf);
   for (const route of routes) {
     // A route without a component answers with the Response its load returns (docs/responses.md).
-    const showPage = isResourceRoute(route) ? createResourceHandler(route, { renderTimeoutMs, data: loadSettings }) : createPageHandler(route, page);
+    const shown = isResourceRoute(route) ? createResourceHandler(route, { run, data: { publicOrigin: run.publicOrigin } }) : createPageHandler(route, page);
     // One Express route per path, its methods inside: a request is matched against each path
     // once, not once per method (a router layer each for GET, POST and the rest).
     // A resource route with an action alone (a webhook, a POST endpoint) answers GET with 405 too.
     const takesGet = !isResourceRoute(route) || route.load !== undefined;
-    const methods = takesGet ? app.route(route.path).get(showPage) : app.route(route.path);
+    const methods = takesGet ? app.route(route.path).get(shown.get) : app.route(route.path);
     if (route.action !== undefined && checkCsrf !== undefined && checkCsrfHeaders !== undefined) {
       // The cross-site check's headers first (a refused post is not read), then the body (the
       // token may be in it), then the whole check, then the action.
-      const runAction = createActionHandler(route, showPage, { ...loadSettings, renderTimeoutMs });
+      // The action, then the route shown after it, in one run: one timer, one signal, one app context.
+      const runAction = createActionHandler(route, shown, run);
       methods.post(labelRoute(route.path), checkCsrfHeaders, parseFormBody, checkCsrf, runAction);
     }
     methods.all(labelRoute(route.path), !takesGet ? postOnly : route.action === undefined ? methodNotAllowed : actionMethodNotAllowed);

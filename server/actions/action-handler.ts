@@ -3,24 +3,15 @@ import { isInvalidSubmission } from '../../shared/action-helpers.ts';
 import { isRedirect } from '../../shared/responses.ts';
 import { FORM_TOKEN_FIELD } from '../../shared/navigation.ts';
 import type { RouteDefinition } from '../../shared/route-definition.ts';
-import { untilAborted } from '../render/abortable.ts';
-import { ClientDisconnectedError, RenderTimeoutError } from '../render/render-errors.ts';
-import { callGetLoadContext, keepAppContext } from '../render/app-context.ts';
-import { createLoadContext, createPageRequest, type GetLoadContext } from '../render/request-context.ts';
+import { createLoadContext } from '../render/request-context.ts';
 import { requestUrl } from '../render/request-url.ts';
 import { normalizeParams } from '../render/route-params.ts';
 import { unwrapData } from '../render/page-answer.ts';
 import { guardLayouts } from '../render/loads-in-order.ts';
+import { afterAction, startRouteRun, type ActionShown, type RouteHandler, type RouteRunSettings } from '../render/route-run.ts';
 import { sendRedirect } from './redirect-answer.ts';
 
-export interface ActionHandlerOptions {
-  /** Where the request's absolute URL, and so a redirect's allowed origin, come from. */
-  readonly publicOrigin: URL | undefined;
-  /** The app's per-request value, as `load` gets it. */
-  readonly getLoadContext: GetLoadContext | undefined;
-  /** `getLoadContext` and the action together get this long, as a page's render does (`RENDER_TIMEOUT_MS`). */
-  readonly renderTimeoutMs: number;
-}
+export type ActionHandlerOptions = RouteRunSettings;
 
 /** A layout's load sees no path parameters, on a post as on a page (run-loads.ts). */
 const NO_PARAMS = Object.freeze({});
@@ -36,7 +27,7 @@ function formFields(body: unknown): Readonly<Record<string, unknown>> {
  * value, status and headers; any other value as it is, with `load`'s status or 200. A resource
  * route's handler takes the value as the `Response` to send (resource-route.ts).
  */
-function shownWith(result: unknown): NonNullable<Response['locals']['actionResult']> {
+function shownWith(result: unknown): ActionShown {
   if (isInvalidSubmission(result)) return { status: 422, data: { errors: result.errors, values: result.values }, headers: undefined };
   const { value, status, headers } = unwrapData(result);
   return { status, data: value, headers };
@@ -56,62 +47,48 @@ function shownWith(result: unknown): NonNullable<Response['locals']['actionResul
  * - a status helper or a throw: its status page, or the 500 page with a digest, as for `load`;
  * - not settled within the render timeout: its signal aborts, and the 500 page with a digest
  *   answers, its error line naming the route, as for a `load` that outlives the timeout.
- * The page is shown by the same handler as GET (`showPage`), which reads
- * `res.locals.actionResult` and answers in-place navigations with data too.
+ * The route is then shown by its own handler (`afterAction`), in the same run (route-run.ts):
+ * one timer from the action's start to the answer's end, one signal, one app context, which
+ * the loads after the action see as the action left it.
  */
-export function createActionHandler(route: RouteDefinition, showPage: RequestHandler, { publicOrigin, getLoadContext, renderTimeoutMs }: ActionHandlerOptions): RequestHandler {
+export function createActionHandler(route: RouteDefinition, shown: RouteHandler, settings: ActionHandlerOptions): RequestHandler {
   const { action } = route;
   if (action === undefined) throw new Error(`Route ${route.path} has no action`);
+  const { publicOrigin } = settings;
 
   return async function runAction(req: Request, res: Response, next: NextFunction) {
     res.locals.routePattern = route.path;
     // The URL a redirect resolves against, made before the action runs: a request whose Host
     // makes no origin (HTTP/1.0 may send none) gets its 400 before anything has changed, not after.
     requestUrl(req, publicOrigin);
-    const client = new AbortController();
-    res.on('close', function actionClientGone() {
-      if (!res.writableFinished) client.abort(new ClientDisconnectedError());
-    });
-    const { signal } = client;
-    const timer = setTimeout(function actionTimedOut() {
-      client.abort(new RenderTimeoutError(renderTimeoutMs, 'action'));
-    }, renderTimeoutMs);
+    const run = startRouteRun(req, res, route.path, settings);
+    const { lifecycle, request } = run;
+    const signal = () => lifecycle.loadSignal;
     let result: unknown;
     try {
-      // One view of the request for the app's context, the layouts and the action.
-      const request = createPageRequest(req, publicOrigin);
-      const made = callGetLoadContext(getLoadContext, req, res, { request, signal: () => signal });
-      const context = await untilAborted(made.context, signal);
-      made.sendHeaders(res);
-      // The page shown after the action gets the same context, and its headers are not set again.
-      keepAppContext(res, context);
-      // The route's layouts first: a layout whose load refuses the visitor refuses the post too,
-      // before the action has done anything (docs/security.md#guards).
-      const throwIfStopped = () => signal.throwIfAborted();
-      await untilAborted(
-        guardLayouts(route.layouts ?? [], () => createLoadContext(req, { params: NO_PARAMS, signal: () => signal, context, publicOrigin, request }), throwIfStopped),
-        signal,
-      );
-      const loadContext = createLoadContext(req, { params: normalizeParams(req.params), signal: () => signal, context, publicOrigin, request });
-      // Assigned rather than spread, so `cookies` stays parsed on first read only.
-      result = await untilAborted(action(Object.assign(loadContext, { body: formFields(req.body) })), signal);
+      result = await lifecycle.during('action', async () => {
+        const context = await run.context();
+        // The route's layouts first: a layout whose load refuses the visitor refuses the post too,
+        // before the action has done anything (docs/security.md#guards).
+        await guardLayouts(
+          route.layouts ?? [],
+          () => createLoadContext(req, { params: NO_PARAMS, signal, context, publicOrigin, request }),
+          () => lifecycle.throwIfStopped(),
+        );
+        const loadContext = createLoadContext(req, { params: normalizeParams(req.params), signal, context, publicOrigin, request });
+        // Assigned rather than spread, so `cookies` stays parsed on first read only.
+        return action(Object.assign(loadContext, { body: formFields(req.body) }));
+      });
     } catch (error) {
+      // The client left (the lifecycle said so, once): nobody is left to answer.
+      if (!lifecycle.enter('done')) return;
       if (isRedirect(error)) {
         sendRedirect(req, res, error, 303, publicOrigin);
         return;
       }
-      // Past the timeout: Express answers the 500 page, whose error line is this event's only one.
-      if (error instanceof RenderTimeoutError) throw error;
-      if (signal.aborted) {
-        // Nobody is left to answer: an abort, not an error of the app.
-        req.log.info({ route: route.path }, 'action aborted: client disconnected');
-        return;
-      }
+      // A status helper, a throw, or the timeout: Express answers, the 500 page's error line this event's only one.
       throw error;
-    } finally {
-      clearTimeout(timer);
     }
-    res.locals.actionResult = shownWith(result);
-    await showPage(req, res, next);
+    await shown.afterAction(req, res, next, afterAction(run, shownWith(result)));
   };
 }

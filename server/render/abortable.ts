@@ -17,13 +17,3 @@ export function untilStopped<T>(work: T | Promise<T>, listen: (stop: (reason: un
     );
   });
 }
-
-/** Settles with `work`, or rejects with the signal's reason as soon as it aborts. */
-export function untilAborted<T>(work: T | Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return untilStopped(work, (stop) => {
-    const onAbort = () => stop(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    return () => signal.removeEventListener('abort', onAbort);
-  });
-}

@@ -26,12 +26,10 @@ const WITHOUT: AppContextCall = { context: NO_APP_CONTEXT, sendHeaders: () => un
 
 /**
  * Calls the app's `getLoadContext` for the request (docs/building-an-app.md#the-request-cookies-and-the-apps-context),
- * or gives `{}` without one. The context is made once per request: a post's page shown again
- * gets the one its action had (`res.locals.appContext`), and its headers are not set twice.
+ * or gives `{}` without one. Called once per request, by its run (route-run.ts): a post's action
+ * and the loads of the page shown after it share what it made, and its headers are set once.
  */
-export function callGetLoadContext(getLoadContext: GetLoadContext | undefined, req: Request, res: Response, parts: AppContextParts): AppContextCall {
-  const made = res.locals.appContext;
-  if (made !== undefined) return { context: made, sendHeaders: WITHOUT.sendHeaders };
+export function callGetLoadContext(getLoadContext: GetLoadContext | undefined, req: Request, parts: AppContextParts): AppContextCall {
   if (getLoadContext === undefined) return WITHOUT;
   const args = new ContextArgs(req, parts);
   return {
@@ -45,11 +43,6 @@ export function callGetLoadContext(getLoadContext: GetLoadContext | undefined, r
       for (const cookie of own.cookies) response.append('Set-Cookie', cookie);
     },
   };
-}
-
-/** Keeps the request's context for the rest of its answer (a post's page shown again). */
-export function keepAppContext(res: Response, context: AppLoadContext): void {
-  res.locals.appContext = context;
 }
 
 /** A class for the lazy fields, as the load's context is (request-context.ts): the cookies and the headers are made when read. */

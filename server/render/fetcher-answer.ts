@@ -6,20 +6,18 @@ import { pageAnswer, type Unwrapped } from './page-answer.ts';
 import { sendPageData } from './page-data-response.ts';
 import type { PageLifecycle } from './page-lifecycle.ts';
 import { deferredRejected } from './prepare-page.ts';
+import type { ActionShown, RouteRun } from './route-run.ts';
 
-/** The action's result of a post, as the action handler left it (server/actions/action-handler.ts). */
-type ActionResult = NonNullable<Response['locals']['actionResult']>;
-
-/** A post made by a fetcher, whose page stays on the screen: it wants the action's result alone. */
-export function fetcherPost(req: Request, res: Response): ActionResult | undefined {
-  return req.get(NAVIGATION_FETCHER_HEADER) === undefined ? undefined : res.locals.actionResult;
+/** A post made by a fetcher, whose page stays on the screen: it wants the action's result alone (the run's, after its action). */
+export function fetcherPost(req: Request, run: RouteRun): ActionShown | undefined {
+  return req.get(NAVIGATION_FETCHER_HEADER) === undefined ? undefined : run.action;
 }
 
 const NO_LOAD: Unwrapped = { value: undefined, status: undefined, headers: undefined };
 
 export interface FetcherAnswer {
   readonly route: string;
-  readonly action: ActionResult;
+  readonly action: ActionShown;
   readonly lifecycle: PageLifecycle;
   /** The scope the browser named for the data's scripts. */
   readonly scope: string;

@@ -18,6 +18,8 @@ export class PageLifecycle {
   readonly #timeoutMs: number;
   readonly #timer: NodeJS.Timeout;
   #phase: RenderPhase = 'loading';
+  /** What runs while the phase is `loading`: a post's action first, then the loads and the render; named by the timeout and the abort line. */
+  #stage: 'action' | 'render' = 'render';
   #load: AbortController | undefined;
   /** Why the loads were stopped (the client went, or the timeout came while they ran); once. */
   #loadsStopped: { readonly reason: unknown } | undefined;
@@ -58,6 +60,18 @@ export class PageLifecycle {
     return untilStopped(work, (stop) => {
       waits.add(stop);
       return () => waits.delete(stop);
+    });
+  }
+
+  /**
+   * Runs a post's action (with its context and its layouts' guards): stopped as a load is, by
+   * the timeout or a departed client, which are then said to have cut the action. The same
+   * timer and signal go on bounding the loads and the answer after it.
+   */
+  during<T>(stage: 'action', work: () => Promise<T>): Promise<T> {
+    this.#stage = stage;
+    return this.untilStopped(work()).finally(() => {
+      this.#stage = 'render';
     });
   }
 
@@ -184,7 +198,7 @@ export class PageLifecycle {
 
   /** Bounds the whole response: `load`, the render, and the delivery of what it wrote. */
   #timedOut(): void {
-    const timeout = new RenderTimeoutError(this.#timeoutMs);
+    const timeout = new RenderTimeoutError(this.#timeoutMs, this.#stage);
     switch (this.#phase) {
       case 'loading':
         // `load` fails with the timeout and Express answers the 500 page. Its error line,
@@ -229,6 +243,6 @@ export class PageLifecycle {
   #closed(): void {
     clearTimeout(this.#timer);
     if (this.#res.writableFinished) this.enter('done');
-    else if (this.#abandon(new ClientDisconnectedError())) this.#req.log.info({ route: this.#route }, 'render aborted: client disconnected');
+    else if (this.#abandon(new ClientDisconnectedError())) this.#req.log.info({ route: this.#route }, `${this.#stage} aborted: client disconnected`);
   }
 }

@@ -11,6 +11,7 @@ import { deferData, DeferredDataError, type DeferredData } from './deferred-data
 import { pageAnswer, type PageAnswer } from './page-answer.ts';
 import type { PageHeads } from './page-head.ts';
 import type { PageLifecycle } from './page-lifecycle.ts';
+import type { RouteRun } from './route-run.ts';
 import { isRenderStopReason } from './render-errors.ts';
 import { normalizeParams } from './route-params.ts';
 import { loadBranch, type LoadedBranch, type LoadSettings } from './run-loads.ts';
@@ -59,11 +60,11 @@ export async function preparePage(
   route: PageRouteDefinition,
   req: Request,
   res: Response,
-  lifecycle: PageLifecycle,
+  run: RouteRun,
   { settings, heads, hydrates }: { readonly settings: PageDataSettings; readonly heads: PageHeads; readonly hydrates: boolean },
 ): Promise<PreparedPage | undefined> {
   const params = normalizeParams(req.params);
-  const action = res.locals.actionResult;
+  const { lifecycle, action } = run;
   // What each deferred rejection stands for; made by the first rejection, which most pages never have.
   let causes: WeakMap<DeferredDataError, unknown> | undefined;
   const layouts = route.layouts ?? [];
@@ -71,7 +72,7 @@ export async function preparePage(
   let deferred: DeferredData<BranchValues>;
   let answer: PageAnswer;
   try {
-    branch = await loadBranch(route, req, res, params, lifecycle, settings);
+    branch = await loadBranch(route, req, params, run, settings);
     const { levels, merged, failure } = branch;
     answer = pageAnswer(
       req,

@@ -1,4 +1,4 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import type { PageDataMeta } from '../../shared/page-data.ts';
 import type { SiteHead } from '../../shared/head.ts';
 import type { PageRouteDefinition } from '../../shared/route-definition.ts';
@@ -11,13 +11,13 @@ import { fetcherPost, sendFetcherAnswer } from './fetcher-answer.ts';
 import { navigationScope } from './navigation-request.ts';
 import { sendPageData } from './page-data-response.ts';
 import { createPageHeads } from './page-head.ts';
-import { PageLifecycle } from './page-lifecycle.ts';
 import { preparePage, type PageDataSettings, type PreparedPage } from './prepare-page.ts';
+import { startRouteRun, type RouteHandler, type RouteRun, type RouteRunSettings } from './route-run.ts';
 
 /** Everything a page handler is told, grouped by what uses it; resolved once by createApp. */
 export interface PageHandlerOptions {
-  /** `load` and the response bound by this long (docs/rendering.md#render-timeout). */
-  readonly renderTimeoutMs: number;
+  /** Each request's run (route-run.ts): the render timeout that bounds `load` and the response (docs/rendering.md#render-timeout), the app's context. */
+  readonly run: RouteRunSettings;
   /** What the data needs beyond the request (prepare-page.ts). */
   readonly data: PageDataSettings;
   /** How documents are written (document-answer.tsx). */
@@ -59,8 +59,8 @@ function sendNavigationData(
  * (document-answer.tsx) or, for an in-place navigation, the data alone (page-data-response.ts).
  * A fetcher's post gets its action's result alone, without any load (fetcher-answer.ts).
  */
-export function createPageHandler(routeDefinition: PageRouteDefinition, options: PageHandlerOptions): RequestHandler {
-  const { renderTimeoutMs, data: dataSettings, document, client } = options;
+export function createPageHandler(routeDefinition: PageRouteDefinition, options: PageHandlerOptions): RouteHandler {
+  const { run: runSettings, data: dataSettings, document, client } = options;
   const assets = routeDefinition.page === undefined ? undefined : client.assets?.routes.get(routeDefinition.path);
   if (routeDefinition.page !== undefined && client.assets !== undefined && assets === undefined) {
     throw new Error(`Route ${routeDefinition.path}: its page module is not in the client build (run npm run build)`);
@@ -92,18 +92,16 @@ export function createPageHandler(routeDefinition: PageRouteDefinition, options:
   // the browser cannot receive fails there as it would in production.
   const prepare = { settings, heads, hydrates: routeDefinition.page !== undefined };
 
-  return async function renderPage(req: Request, res: Response, next: NextFunction) {
-    const started = performance.now();
-    res.locals.routePattern = route.path;
-    const lifecycle = new PageLifecycle(req, res, route.path, renderTimeoutMs);
+  async function renderPage(req: Request, res: Response, next: NextFunction, run: RouteRun, started: number): Promise<void> {
+    const { lifecycle } = run;
     const scope = navigationScope(req);
-    const fetched = scope === undefined ? undefined : fetcherPost(req, res);
+    const fetched = scope === undefined ? undefined : fetcherPost(req, run);
     if (scope !== undefined && fetched !== undefined) {
       // A fetcher's post: the action's result alone, no load (fetcher-answer.ts).
       sendFetcherAnswer(req, res, { route: route.path, action: fetched, lifecycle, scope, development: dataSettings.development, compression: document.compression });
       return;
     }
-    const page = await preparePage(routeDefinition, req, res, lifecycle, prepare);
+    const page = await preparePage(routeDefinition, req, res, run, prepare);
     if (page === undefined) return;
     lifecycle.stopsDeferred((digest) => {
       if (!page.deferred.isPending()) return false;
@@ -116,5 +114,14 @@ export function createPageHandler(routeDefinition: PageRouteDefinition, options:
       return;
     }
     streamDocument(page, route, { req, res, next, lifecycle, started }, document);
+  }
+
+  return {
+    get: function showPage(req: Request, res: Response, next: NextFunction) {
+      const started = performance.now();
+      res.locals.routePattern = route.path;
+      return renderPage(req, res, next, startRouteRun(req, res, route.path, runSettings), started);
+    },
+    afterAction: (req, res, next, run) => renderPage(req, res, next, run, performance.now()),
   };
 }

@@ -1,19 +1,20 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { ResourceRouteDefinition } from '../../shared/route-definition.ts';
 import { HTML_HEADERS } from '../http/html-headers.ts';
 import { logServerError } from '../observability/server-error-log.ts';
 import { appHeaders, assertNoSharedCookie, setRouteHeaders } from '../security/app-headers.ts';
 import { forVisitor } from './page-answer.ts';
-import { PageLifecycle } from './page-lifecycle.ts';
+import type { PageLifecycle } from './page-lifecycle.ts';
 import { declaredLength, holdToLength } from './resource-length.ts';
 import { runLoad, type LoadSettings } from './run-loads.ts';
 import { normalizeParams } from './route-params.ts';
+import { startRouteRun, type RouteHandler, type RouteRun, type RouteRunSettings } from './route-run.ts';
 
 export interface ResourceHandlerOptions {
-  /** `load` and the delivery of its body bound by this long, as a page's (docs/rendering.md#render-timeout). */
-  readonly renderTimeoutMs: number;
+  /** The request's run: `load` and the delivery of its body bound by the render timeout, as a page's (docs/rendering.md#render-timeout). */
+  readonly run: RouteRunSettings;
   /** What `load` gets beyond the request, as a page's. */
   readonly data: LoadSettings;
 }
@@ -66,25 +67,23 @@ function letGo(body: { cancel(): Promise<void> } | null | undefined): void {
 }
 
 /**
- * A resource route (docs/responses.md): `load` (or, for a POST, the action, through
- * `res.locals.actionResult`) returns a Fetch `Response`, sent as it is: its status, its headers
+ * A resource route (docs/responses.md): `load` (or, for a POST, the action, in the run it
+ * answers after: route-run.ts) returns a Fetch `Response`, sent as it is: its status, its headers
  * but those the framework keeps (security headers, framing), its body streamed with
  * backpressure. The same request context, completion line, status pages, digests and render
  * timeout as a page: the timeout bounds `load` and then the body's delivery; a body still
  * streaming then, or an error in it, cuts the connection (its headers are gone).
  */
-export function createResourceHandler(route: ResourceRouteDefinition, { renderTimeoutMs, data }: ResourceHandlerOptions): RequestHandler {
+export function createResourceHandler(route: ResourceRouteDefinition, { run: runSettings, data }: ResourceHandlerOptions): RouteHandler {
   if (typeof route.load !== 'function' && typeof route.action !== 'function') {
     throw new Error(`Route ${route.path} has neither a component, a load nor an action: a resource route answers with what its load or action returns`);
   }
 
-  return async function answerResource(req: Request, res: Response) {
-    res.locals.routePattern = route.path;
-    const lifecycle = new PageLifecycle(req, res, route.path, renderTimeoutMs);
-    const action = res.locals.actionResult;
+  async function answerResource(req: Request, res: Response, run: RouteRun): Promise<void> {
+    const { lifecycle, action } = run;
     let answer: unknown;
     try {
-      answer = action === undefined ? await runLoad(route.load, route.layouts ?? [], req, res, normalizeParams(req.params), lifecycle, data) : action.data;
+      answer = action === undefined ? await runLoad(route.load, route.layouts ?? [], req, normalizeParams(req.params), run, data) : action.data;
     } catch (error) {
       // A status helper, redirect(), a throw or the timeout: Express answers, unless the client has gone.
       if (lifecycle.enter('done')) throw error;
@@ -116,6 +115,14 @@ export function createResourceHandler(route: ResourceRouteDefinition, { renderTi
       return;
     }
     streamBody(req, res, body, lifecycle);
+  }
+
+  return {
+    get: function getResource(req: Request, res: Response) {
+      res.locals.routePattern = route.path;
+      return answerResource(req, res, startRouteRun(req, res, route.path, runSettings));
+    },
+    afterAction: (req, res, _next, run) => answerResource(req, res, run),
   };
 }
 

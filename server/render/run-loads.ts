@@ -1,38 +1,33 @@
-import type { Request, Response } from 'express';
-import type { AppLoadContext, LayoutDefinition, LoadContext, PageRequest, PageRouteDefinition, RouteParams } from '../../shared/route-definition.ts';
-import { callGetLoadContext } from './app-context.ts';
+import type { Request } from 'express';
+import type { AppLoadContext, LayoutDefinition, LoadContext, PageRouteDefinition, RouteParams } from '../../shared/route-definition.ts';
 import { keptLayouts, routeFailure, type RouteFailure } from './branch-loads.ts';
 import { mergeHeaders, unwrapData, type Unwrapped } from './page-answer.ts';
-import type { PageLifecycle } from './page-lifecycle.ts';
 import { guardLayouts, isPromiseLike, loadInOrder, observeRejections, type StartLoad } from './loads-in-order.ts';
-import { createLoadContext, createPageRequest, type GetLoadContext } from './request-context.ts';
+import { createLoadContext } from './request-context.ts';
+import type { RouteRun } from './route-run.ts';
 
-/** What loads need beyond the request: the app's context and the public origin. */
+/** What loads need beyond the request's run: the public origin, which absolute URLs are made on. */
 export interface LoadSettings {
-  /** The app's per-request value for `load`; `{}` without one. */
-  readonly getLoadContext: GetLoadContext | undefined;
   /** The request's absolute URL is made on it (request-url.ts). */
   readonly publicOrigin: URL | undefined;
 }
 
 /**
- * Runs the app's `getLoadContext`, the route's layouts' loads as guards (loads-in-order.ts), then
- * the route's `load`, each stopped by the lifecycle's signal: a resource route's (resource-route.ts).
+ * The route's layouts' loads as guards (loads-in-order.ts), then the route's `load`, over the
+ * run's one app context, each stopped by the run's lifecycle: a resource route's (resource-route.ts).
  */
 export async function runLoad(
   load: ((context: LoadContext) => unknown) | undefined,
   layouts: readonly LayoutDefinition[],
   req: Request,
-  res: Response,
   params: RouteParams,
-  lifecycle: PageLifecycle,
-  settings: LoadSettings,
+  run: RouteRun,
+  { publicOrigin }: LoadSettings,
 ): Promise<unknown> {
   if (load === undefined) return undefined;
+  const { lifecycle, request } = run;
   const signal = () => lifecycle.loadSignal;
-  const { publicOrigin } = settings;
-  const request = createPageRequest(req, publicOrigin);
-  return withAppContext(req, res, lifecycle, settings, request, (context) => {
+  return withAppContext(run, (context) => {
     const contextFor = (levelParams: RouteParams) => createLoadContext(req, { params: levelParams, signal, context, publicOrigin, request });
     if (!layouts.some((layout) => layout.load !== undefined)) return load(contextFor(params));
     return guardLayouts(
@@ -44,26 +39,14 @@ export async function runLoad(
 }
 
 /**
- * `work` with the app's context (what `getLoadContext` makes for the request; `{}` without
- * one), the context and the work stopped by the lifecycle in one race: a timeout or a
- * departed client stops them all, and a context that comes after that starts nothing and
- * sets no header. A failure of the context is no route's: Express answers it.
+ * `work` with the run's app context (what `getLoadContext` made for the request; `{}` without
+ * one), stopped by the lifecycle: a timeout or a departed client stops them all. A failure of
+ * the context is no route's: Express answers it.
  */
-function withAppContext<T>(
-  req: Request,
-  res: Response,
-  lifecycle: PageLifecycle,
-  { getLoadContext }: LoadSettings,
-  request: PageRequest,
-  work: (context: AppLoadContext) => T | Promise<T>,
-): Promise<T> {
-  const { context, sendHeaders } = callGetLoadContext(getLoadContext, req, res, { request, signal: () => lifecycle.loadSignal });
-  const afterContext = (made: AppLoadContext): T | Promise<T> => {
-    lifecycle.throwIfStopped();
-    sendHeaders(res);
-    return work(made);
-  };
-  return lifecycle.untilStopped(isPromiseLike(context) ? Promise.resolve(context).then(afterContext) : afterContext(context));
+function withAppContext<T>(run: RouteRun, work: (context: AppLoadContext) => T | Promise<T>): Promise<T> {
+  const { lifecycle } = run;
+  const context = run.context();
+  return lifecycle.untilStopped(isPromiseLike(context) ? Promise.resolve(context).then(work) : work(context));
 }
 
 /**
@@ -74,23 +57,15 @@ function withAppContext<T>(
  * it, which is what lets a navigation between them keep it. A layout the browser keeps is loaded
  * all the same, since its load may be a guard; only its data is not sent (prepare-page.ts).
  */
-function runBranchLoads(
-  route: PageRouteDefinition,
-  req: Request,
-  res: Response,
-  params: RouteParams,
-  lifecycle: PageLifecycle,
-  settings: LoadSettings,
-): Promise<PromiseSettledResult<unknown>[]> {
+function runBranchLoads(route: PageRouteDefinition, req: Request, params: RouteParams, run: RouteRun, { publicOrigin }: LoadSettings): Promise<PromiseSettledResult<unknown>[]> {
   const layouts = route.layouts ?? [];
   // A page with nothing to load asks the app for no context.
   // Stryker disable next-line ArrayDeclaration: equivalent, without layouts only the merged page is read, and mergeLevels makes of no level the page unwrapData makes of undefined
   if (layouts.length === 0 && route.load === undefined) return Promise.resolve([fulfilled(undefined)]);
-  // Every level's signal is the lifecycle's, made if a load reads it.
+  // Every level's signal is the lifecycle's, made if a load reads it; one view of the request
+  // for every level (and the action before them): its headers are made once, for whichever asks first.
+  const { lifecycle, request } = run;
   const signal = () => lifecycle.loadSignal;
-  const { publicOrigin } = settings;
-  // One view of the request for every level: its headers are made once, for whichever asks first.
-  const request = createPageRequest(req, publicOrigin);
   function startAll(context: AppLoadContext): PromiseSettledResult<unknown>[] | Promise<PromiseSettledResult<unknown>[]> {
     const start =
       (load: ((context: LoadContext) => unknown) | undefined, levelParams: RouteParams): StartLoad =>
@@ -105,7 +80,7 @@ function runBranchLoads(
   }
   // Not a level's: a failure of the app's context, or a render stop, rejects for Express, never
   // for a boundary (routeFailure leaves a render stop to Express).
-  return withAppContext(req, res, lifecycle, settings, request, startAll);
+  return withAppContext(run, startAll);
 }
 
 /** A page's one load: a throw before its first await fails it as a rejection would. */
@@ -154,14 +129,13 @@ export interface LoadedBranch {
 export async function loadBranch(
   route: PageRouteDefinition,
   req: Request,
-  res: Response,
   params: RouteParams,
-  lifecycle: PageLifecycle,
+  run: RouteRun,
   settings: LoadSettings & { readonly development: boolean },
 ): Promise<LoadedBranch> {
   const kept = keptLayouts(req, route.layouts ?? []);
   // A failure of getLoadContext, the render timeout or a departed client rejects here, for Express.
-  const results = await runBranchLoads(route, req, res, params, lifecycle, settings);
+  const results = await runBranchLoads(route, req, params, run, settings);
   const failedAt = results.findIndex((result) => result.status === 'rejected');
   const failed = results[failedAt];
   let failure: RouteFailure | undefined;

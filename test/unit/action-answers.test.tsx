@@ -160,9 +160,8 @@ describe("an action's signal after its answer", () => {
 describe('an action handler', () => {
   test('is made only for a route with an action, and says which route had none', () => {
     const route: RouteDefinition = defineRoute({ path: '/no-action', component: () => null });
-    expect(() => createActionHandler(route, () => undefined, { publicOrigin: undefined, getLoadContext: undefined, renderTimeoutMs: 1_000 })).toThrow(
-      'Route /no-action has no action',
-    );
+    const shown = { get: () => undefined, afterAction: async () => undefined };
+    expect(() => createActionHandler(route, shown, { publicOrigin: undefined, getLoadContext: undefined, renderTimeoutMs: 1_000 })).toThrow('Route /no-action has no action');
   });
 });
 
