@@ -1,3 +1,4 @@
+import type { Location } from '../shared/location.ts';
 import { RouteTree } from '../shared/route-tree.tsx';
 import { useEffect } from 'react';
 import { hydrateRoot } from 'react-dom/client';
@@ -37,6 +38,16 @@ function collectServerDigests(doc: Document): void {
   }
 }
 
+/**
+ * The address of the view being rendered: the router renders a view only once its history entry
+ * is there (client/router.tsx), so what the address says now is where that view is. Read as the
+ * view renders, it needs no router, and hydration finds the path and query the server rendered.
+ */
+function locationNow(): Location {
+  const { pathname, search, hash } = location;
+  return { pathname, search, hash };
+}
+
 let started = false;
 
 /**
@@ -65,7 +76,14 @@ export function startPage(modules: readonly RouteModule[]): void {
           {/* A new view clears what a boundary caught (a failed page does not stick) and keeps the layouts mounted. */}
           <AppRoot resetKey={view.key} showErrorDetail={development === true} formToken={'page' in view ? view.page.formToken : undefined} {...onError}>
             {'page' in view ? (
-              <RouteTree levels={levelsOf(view)} params={view.page.params} actionData={view.page.actionData} failure={view.page.failure} viewKey={view.key} />
+              <RouteTree
+                levels={levelsOf(view)}
+                params={view.page.params}
+                actionData={view.page.actionData}
+                location={locationNow()}
+                failure={view.page.failure}
+                viewKey={view.key}
+              />
             ) : (
               <StatusOnly status={view.status} digest={view.digest} />
             )}

@@ -38,6 +38,7 @@ export type { LayoutHead, OpenGraph, PageHead, SiteHead, TextDirection } from '.
 
 // Components and hooks.
 export { Link, type LinkProps } from './link.tsx';
+export { NavLink, type NavLinkProps, type NavLinkRenderProps } from './nav-link.tsx';
 export { Form, type FormProps } from './form.tsx';
 export { Outlet, useActionData, useLoaderData, useParams, useRouteLoaderData, type PathParams } from './route-hooks.tsx';
 export { isRouteErrorResponse, ServerRouteError, useRouteError, type RouteErrorResponse } from './route-errors.tsx';
@@ -45,3 +46,4 @@ export { useFetcher, useFetchers, type Fetcher, type FetcherInFlight, type Fetch
 export { useRevalidator, type Revalidator } from './revalidator.ts';
 export { Await, useAsyncError, type AwaitProps } from './await.tsx';
 export { useNavigationState, type NavigationState } from './navigation.ts';
+export { useLocation, type Location } from './location.ts';

@@ -1,5 +1,6 @@
 import { createContext, use, type ReactNode } from 'react';
 import type { InvalidData, InvalidSubmission } from './action-helpers.ts';
+import type { Location } from './location.ts';
 import type { DataWithResponseInit } from './responses.ts';
 import type { LoadedData, RouteParams } from './route-definition.ts';
 
@@ -13,6 +14,8 @@ export interface RouteValues {
   readonly id: string;
   readonly data: unknown;
   readonly params: RouteParams;
+  /** Where the page is (`useLocation()`, shared/location.ts). */
+  readonly location: Location;
   readonly actionData: unknown;
   readonly outlet: ReactNode;
 }

@@ -1,4 +1,5 @@
 import type { ComponentType, ReactNode } from 'react';
+import type { Location } from './location.ts';
 import type { PageComponent, RouteParams } from './route-definition.ts';
 import { RouteErrorCatcher, RouteErrorView, routeErrorOf, type RouteErrorPayload } from './route-errors.tsx';
 import { RouteDataContext, RouteValuesContext } from './route-hooks.tsx';
@@ -22,6 +23,8 @@ interface RouteTreeProps {
   readonly levels: readonly BranchLevel[];
   readonly params: RouteParams;
   readonly actionData: unknown;
+  /** Where the page is: the request's path and query on the server, the view's address in the browser (`useLocation()`). */
+  readonly location: Location;
   readonly failure?: BranchFailure | undefined;
   /** Changes with every view: the page is mounted afresh and a caught error is cleared, while layouts stay mounted. */
   readonly viewKey: number;
@@ -46,7 +49,7 @@ function BoundaryReached({ level, onReached }: { readonly level: number; readonl
  * values); only the page below is new. A level with an `ErrorBoundary` catches what its part
  * throws in the browser; a load that failed on the server shows the boundary at once.
  */
-export function RouteTree({ levels, params, actionData, failure, viewKey, onBoundaryReached }: RouteTreeProps): ReactNode {
+export function RouteTree({ levels, params, actionData, location, failure, viewKey, onBoundaryReached }: RouteTreeProps): ReactNode {
   const last = failure?.at ?? levels.length - 1;
   let element: ReactNode = null;
   for (let index = last; index >= 0; index -= 1) {
@@ -70,7 +73,9 @@ export function RouteTree({ levels, params, actionData, failure, viewKey, onBoun
         </RouteErrorCatcher>
       );
     }
-    element = <RouteValuesContext value={{ id: level.id, data: level.data, params, actionData: isPage ? actionData : undefined, outlet: element }}>{content}</RouteValuesContext>;
+    element = (
+      <RouteValuesContext value={{ id: level.id, data: level.data, params, location, actionData: isPage ? actionData : undefined, outlet: element }}>{content}</RouteValuesContext>
+    );
   }
   // The levels themselves: nothing to build per render for the rare `useRouteLoaderData`.
   return <RouteDataContext value={levels}>{element}</RouteDataContext>;

@@ -68,7 +68,7 @@ export function homeTree(clientDir: string): HomeTree {
     element: () => (
       <PageDocument head={head} nonce={BASELINE_NONCE} styles={stylesheetsOf(client, assets.styles)} dataScript={dataScript}>
         <AppRoot>
-          <RouteTree levels={levels} params={{}} actionData={undefined} viewKey={0} />
+          <RouteTree levels={levels} params={{}} actionData={undefined} location={{ pathname: '/', search: '', hash: '' }} viewKey={0} />
         </AppRoot>
       </PageDocument>
     ),

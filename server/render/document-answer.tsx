@@ -3,6 +3,7 @@ import type { ReactElement } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { AppRoot } from '../../shared/app-root.tsx';
 import type { ResolvedHead } from '../../shared/head.ts';
+import type { Location } from '../../shared/location.ts';
 import { isHttpError, type HttpError } from '../../shared/http-error.ts';
 import { RouteTree, type BranchLevel } from '../../shared/route-tree.tsx';
 import { statusDigest } from '../../shared/server-digests.ts';
@@ -22,6 +23,7 @@ import { routeFailureAt, type RouteFailure } from './branch-loads.ts';
 import { checkOutlets, type OutletCheck } from './outlet-check.tsx';
 import { ReactDestination, type PageTarget } from './react-destination.ts';
 import { createScriptChain, type ScriptChain } from './deferred-scripts.tsx';
+import { pageLocation } from './page-location.ts';
 
 /** How every document of the app is written. */
 export interface DocumentSettings {
@@ -203,6 +205,7 @@ function documentElement(
   settings: DocumentSettings,
   embedded: EmbeddedData | undefined,
   tree: WatchedBranch,
+  location: Location,
 ): ReactElement {
   return (
     <PageDocument
@@ -215,7 +218,15 @@ function documentElement(
       afterRoot={embedded?.chain?.element}
     >
       <AppRoot showErrorDetail={settings.development} formToken={page.form?.token}>
-        <RouteTree levels={tree.levels} params={page.params} actionData={page.action?.data} failure={page.failure} viewKey={0} onBoundaryReached={tree.onBoundaryReached} />
+        <RouteTree
+          levels={tree.levels}
+          params={page.params}
+          actionData={page.action?.data}
+          location={location}
+          failure={page.failure}
+          viewKey={0}
+          onBoundaryReached={tree.onBoundaryReached}
+        />
       </AppRoot>
     </PageDocument>
   );
@@ -236,7 +247,7 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
     stopped = true;
     abort(reason);
   };
-  const { pipe, abort } = renderToPipeableStream(documentElement(page, route, nonce, settings, embedded, tree), {
+  const { pipe, abort } = renderToPipeableStream(documentElement(page, route, nonce, settings, embedded, tree, pageLocation(req)), {
     nonce,
     ...(route.bootstrapScriptContent === undefined ? {} : { bootstrapScriptContent: route.bootstrapScriptContent }),
     onError(error) {

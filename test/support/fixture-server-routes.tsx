@@ -39,6 +39,11 @@ import * as membersSignedOut from './fixture-pages/members/signed-out.tsx';
 import * as notFoundFrame from './fixture-pages/not-found/frame.tsx';
 import * as notFoundHome from './fixture-pages/not-found/home.tsx';
 import * as notFoundMissing from './fixture-pages/not-found/missing.tsx';
+import * as navLinksMenu from './fixture-pages/nav-links/menu.tsx';
+import * as navLinksIndex from './fixture-pages/nav-links/index.tsx';
+import * as navLinksOne from './fixture-pages/nav-links/one.tsx';
+import * as navLinksDeep from './fixture-pages/nav-links/deep.tsx';
+import * as navLinksTwo from './fixture-pages/nav-links/two.tsx';
 import type { NavBData } from './fixture-pages/nav-b.tsx';
 import type { LateStatusData } from './fixture-pages/late-status.tsx';
 import { loadSlowData, SlowPage } from './slow-page.tsx';
@@ -136,6 +141,12 @@ const table: readonly RouteTableEntry[] = [
   route('/members/account', membersAccount),
   layout(members, [route('/members/private', membersPrivate)], { id: 'members' }),
   layout(membersBoard, [route('/members/notice', membersNotice), route('/members/board', membersBoardPage)], { id: 'board' }),
+  // NavLinks in a layout's menu (docs/navigation.md#links-that-mark-the-current-page).
+  layout(
+    navLinksMenu,
+    [route('/nav-links', navLinksIndex), route('/nav-links/one', navLinksOne), route('/nav-links/one/deep', navLinksDeep), route('/nav-links/two', navLinksTwo)],
+    { id: 'nav-links' },
+  ),
 ];
 
 /** Each route with the layouts around it, as the server mounts them: what the tests look routes up in. */
