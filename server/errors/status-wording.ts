@@ -4,6 +4,9 @@ import { statusMessage } from '../../shared/http-error.ts';
 import type { PageRequest } from '../../shared/route-definition.ts';
 import { applicationErrorMessage } from '../../shared/status-view.tsx';
 
+/** How many `Accept-Language` values' choices are kept before the memory starts again. */
+const NEGOTIATED_HEADERS = 256;
+
 /** One language's wording of the status pages: a message per status, `{ 404: 'Page introuvable.' }`. */
 export type StatusMessages = Readonly<Partial<Record<number, string>>>;
 
@@ -58,6 +61,11 @@ export function createStatusWording(
   const pick = options.language;
   const byLanguage = tags.length > 1;
 
+  const negotiated = new Map<string, StatusLanguage>();
+  function known(tag: unknown): StatusLanguage {
+    return (typeof tag === 'string' ? languages.get(tag) : undefined) ?? siteLanguage;
+  }
+
   function own(lang: string, status: number): string | undefined {
     return messages[lang]?.[status] ?? messages[siteLanguage.lang]?.[status];
   }
@@ -67,9 +75,19 @@ export function createStatusWording(
     byLanguage,
     languageOf(req) {
       if (!byLanguage) return siteLanguage;
-      // Express's own negotiation (negotiator): `fr-CA` finds `fr`, and no header finds the first, the site's.
-      const chosen = pick === undefined ? req.acceptsLanguages(tags) : pick(pageRequest(req));
-      return (typeof chosen === 'string' ? languages.get(chosen) : undefined) ?? siteLanguage;
+      if (pick !== undefined) return known(pick(pageRequest(req)));
+      const header = req.headers['accept-language'];
+      if (header === undefined) return siteLanguage;
+      // A flood of unknown addresses from one browser repeats one header: negotiated once, not per request.
+      let chosen = negotiated.get(header);
+      if (chosen === undefined) {
+        // Express's own negotiation (negotiator): `fr-CA` finds `fr`, and a header naming none finds the first, the site's.
+        chosen = known(req.acceptsLanguages(tags));
+        // Bounded: headers made up per request never grow it past this.
+        if (negotiated.size >= NEGOTIATED_HEADERS) negotiated.clear();
+        negotiated.set(header, chosen);
+      }
+      return chosen;
     },
     message(lang, status) {
       return own(lang, status) ?? statusMessage(status);
