@@ -74,12 +74,13 @@ export function StatusOnly({ status, digest }: { readonly status: number; readon
 
 /**
  * Whether a same-origin URL stays in the page: a route with code does; a route without does
- * not (the browser loads it); no route at all does too, and the server's 404 shows in place.
+ * not (the browser loads it), but for a post to a resource route, whose redirect goes on in
+ * place; no route at all does too, and the server's 404 shows in place.
  */
-function stays(url: URL): boolean {
+function stays(url: URL, post?: boolean): boolean {
   if (url.origin !== location.origin) return false;
   const route = routeOf(url);
-  return route === undefined || route.script !== undefined;
+  return route === undefined || route.script !== undefined || (post === true && route.resource === true);
 }
 
 /** The route of a same-origin URL's path, if any. */
@@ -296,7 +297,7 @@ function request(url: URL, scope: string, { signal, post, keep = [], fetcher = f
       [NAVIGATION_SCOPE_HEADER]: scope,
       ...(keep.length === 0 ? {} : { [NAVIGATION_KEEP_HEADER]: keep.join(',') }),
       ...(fetcher ? { [NAVIGATION_FETCHER_HEADER]: '1' } : {}),
-      accept: 'application/x-ndjson, application/json;q=0.9',
+      accept: 'application/x-ndjson,application/json;q=0.9',
     },
   });
 }
@@ -344,7 +345,7 @@ function routeModulesOf(module: unknown): readonly RouteModule[] | undefined {
 function redirectTarget(header: string): URL {
   const target = new URL(header, location.href);
   // A plain Error: the console says why, and the caller fails as for any broken answer.
-  if (target.origin !== location.origin) throw new Error(`${NAVIGATION_REDIRECT_HEADER} to another origin refused: ${target.origin}`);
+  if (target.origin !== location.origin) throw new Error(`${NAVIGATION_REDIRECT_HEADER} refused: ${target.origin}`);
   return target;
 }
 
@@ -495,12 +496,15 @@ async function go(url: URL, options: Go): Promise<void> {
     const landed = new URL(response.url || url.href);
     landed.hash = url.hash;
     const type = response.headers.get('content-type') ?? '';
-    if (type.startsWith('application/json')) await showStatus(response, options, key, landed, controller.signal);
+    // A status page; a resource route's own JSON that is no error is no page (below).
+    if (type.startsWith('application/json') && !response.ok) await showStatus(response, options, key, landed, controller.signal);
     else if (type.startsWith('application/x-ndjson')) {
       const rest = await showPage(response, options, key, landed, controller.signal, scope);
       finish();
       if (rest !== undefined) await runScripts(rest, controller.signal);
-    } else throw new Error('no page');
+    }
+    // A resource route's answer that is no redirect (a file, JSON): nothing to show in place.
+    else throw new Error('no page');
   } catch (error) {
     // A revalidation that fails leaves the page as it was: what the action did is saved already.
     if (controller.signal.aborted || refresh !== undefined) return;
@@ -651,7 +655,7 @@ function prefetchCode(route: ClientRoute): void {
       link.rel = route.styles?.includes(href) === true ? 'prefetch' : 'modulepreload';
       link.href = href;
       link.nonce = nonce;
-      link.onload = link.onerror = () => done();
+      link.onload = link.onerror = done;
       document.head.append(link);
     });
   }
@@ -714,7 +718,7 @@ export async function startNavigation(initial: View, routeTable: string | undefi
       const button = submitter as HTMLButtonElement | null;
       const target = button?.formTarget || form.target;
       // What the browser would send elsewhere, or otherwise, it sends itself: another window, a search (GET), a file.
-      if (!stays(action) || enctype !== 'application/x-www-form-urlencoded' || (button?.formMethod || form.method) !== 'post' || (target !== '' && target !== '_self'))
+      if (!stays(action, true) || enctype !== 'application/x-www-form-urlencoded' || (button?.formMethod || form.method) !== 'post' || (target !== '' && target !== '_self'))
         return false;
       const body = new URLSearchParams();
       for (const [name, value] of new FormData(form, submitter)) if (typeof value === 'string') body.append(name, value);

@@ -4,6 +4,8 @@ import { currentNavigator, FORM_TOKEN_FIELD, useFormToken } from './navigation.t
 export interface FormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, 'method'> {
   /** `post` sends to the route's action; `get` is a plain search form. */
   readonly method?: 'get' | 'post';
+  /** Always let the browser post it, after hydration too: for an answer that is no page (a file, JSON), which it shows or downloads itself. */
+  readonly reloadDocument?: boolean;
   readonly children?: ReactNode;
 }
 
@@ -18,7 +20,7 @@ export function submitterOf(event: FormEvent<HTMLFormElement>): HTMLElement | nu
  * hydration a post is sent with fetch and its answer shown in place, and
  * `useNavigationState()` says `submitting` meanwhile.
  */
-export function Form({ method = 'post', children, onSubmit, ...rest }: FormProps) {
+export function Form({ method = 'post', reloadDocument, children, onSubmit, ...rest }: FormProps) {
   const token = useFormToken();
   return (
     <form
@@ -26,7 +28,7 @@ export function Form({ method = 'post', children, onSubmit, ...rest }: FormProps
       method={method}
       onSubmit={(event) => {
         onSubmit?.(event);
-        if (event.defaultPrevented || method !== 'post') return;
+        if (event.defaultPrevented || method !== 'post' || reloadDocument) return;
         if (currentNavigator()?.submit(event.currentTarget, submitterOf(event)) === true) event.preventDefault();
       }}
     >

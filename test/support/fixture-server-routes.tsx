@@ -36,9 +36,12 @@ import * as membersNotice from './fixture-pages/members/notice.tsx';
 import * as membersPrivate from './fixture-pages/members/private.tsx';
 import * as membersSignIn from './fixture-pages/members/sign-in.tsx';
 import * as membersSignedOut from './fixture-pages/members/signed-out.tsx';
+import * as membersSignOut from './fixture-pages/members/sign-out.ts';
+import * as membersExport from './fixture-pages/members/export.ts';
 import * as notFoundFrame from './fixture-pages/not-found/frame.tsx';
 import * as notFoundHome from './fixture-pages/not-found/home.tsx';
 import * as notFoundMissing from './fixture-pages/not-found/missing.tsx';
+import * as membersLeave from './fixture-pages/members/leave.tsx';
 import * as navLinksMenu from './fixture-pages/nav-links/menu.tsx';
 import * as navLinksIndex from './fixture-pages/nav-links/index.tsx';
 import * as navLinksOne from './fixture-pages/nav-links/one.tsx';
@@ -141,6 +144,10 @@ const table: readonly RouteTableEntry[] = [
   route('/members/account', membersAccount),
   layout(members, [route('/members/private', membersPrivate)], { id: 'members' }),
   layout(membersBoard, [route('/members/notice', membersNotice), route('/members/board', membersBoardPage)], { id: 'board' }),
+  // Forms posted to resource routes (docs/navigation.md): a sign-out that redirects, an export answered with JSON.
+  route('/members/leave', membersLeave),
+  route('/members/sign-out', membersSignOut),
+  route('/members/export', membersExport),
   // NavLinks in a layout's menu (docs/navigation.md#links-that-mark-the-current-page).
   layout(
     navLinksMenu,
