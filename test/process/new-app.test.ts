@@ -1,9 +1,11 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { freePort } from '../../scripts/lib/loopback.ts';
 import { buildPackage } from '../../scripts/package/build-package.ts';
+import { waitFor } from '../support/build-app.ts';
 
 /**
  * The framework as an app outside this repository gets it: `npm run package` packs it, the
@@ -110,19 +112,24 @@ describe('a new app made from the template, on the packed framework', () => {
     expect(run(NPM, ['test'], appDir)).toMatch(/Tests\s+2 passed/);
   });
 
+  const routesFile = () => join(appDir, 'app', 'routes.ts');
+  const greetPage = () => join(appDir, 'app', 'pages', 'greet.tsx');
+  /** A page reading `params[param]`, and the template's table with it at /greet/:name. */
+  const greet = (param: string) =>
+    [
+      "import type { Route } from './+types/greet.ts';",
+      `export function load({ params }: Route.LoadContext) { return { name: params.${param}.toUpperCase() }; }`,
+      'export default function Greet({ data }: Route.PageProps) { return <p>{data.name}</p>; }',
+      '',
+    ].join('\n');
+  const withGreet = (table: string) => `import * as greet from './pages/greet.tsx';\n${table.replace("route('/', home)", "route('/', home), route('/greet/:name', greet)")}`;
+
   test("its type check reads a page's parameters from the route table: one its path has compiles, one it lacks does not", () => {
-    const routes = join(appDir, 'app', 'routes.ts');
-    const page = join(appDir, 'app', 'pages', 'greet.tsx');
+    const routes = routesFile();
+    const page = greetPage();
     const table = readFileSync(routes, 'utf8');
-    const greet = (param: string) =>
-      [
-        "import type { Route } from './+types/greet.ts';",
-        `export function load({ params }: Route.LoadContext) { return { name: params.${param}.toUpperCase() }; }`,
-        'export default function Greet({ data }: Route.PageProps) { return <p>{data.name}</p>; }',
-        '',
-      ].join('\n');
     try {
-      writeFileSync(routes, `import * as greet from './pages/greet.tsx';\n${table.replace("route('/', home)", "route('/', home), route('/greet/:name', greet)")}`);
+      writeFileSync(routes, withGreet(table));
       writeFileSync(page, greet('name'));
       run(NPM, ['run', 'typecheck'], appDir);
       writeFileSync(page, greet('nom'));
@@ -138,6 +145,33 @@ describe('a new app made from the template, on the packed framework', () => {
       rmSync(page, { force: true });
     }
   });
+
+  test('its dev command writes the route types of a route added while it runs', async () => {
+    const routes = routesFile();
+    const table = readFileSync(routes, 'utf8');
+    const types = join(appDir, '.react-stream-shell', 'types', 'app', 'pages', '+types', 'greet.ts');
+    const dev = spawn(process.execPath, [join(appDir, 'node_modules', 'react-stream-shell', 'scripts', 'cli.js'), 'dev'], {
+      cwd: appDir,
+      env: { ...CLEAN_ENV, PORT: String(await freePort()), HOST: '127.0.0.1', DEV_RELOAD_PORT: String(await freePort()) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    dev.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => dev.once('exit', (code) => resolve(code)));
+    try {
+      await waitFor(() => output.includes('listening'), 30_000, "the dev server's first start");
+      expect(existsSync(types)).toBe(false);
+      writeFileSync(greetPage(), greet('name'));
+      writeFileSync(routes, withGreet(table));
+      await waitFor(() => existsSync(types), 30_000, "greet.tsx's route types");
+      expect(readFileSync(types, 'utf8')).toContain('export type LoadParams = { readonly name: string };');
+    } finally {
+      dev.kill('SIGTERM');
+      await exited;
+      writeFileSync(routes, table);
+      rmSync(greetPage(), { force: true });
+    }
+  }, 90_000);
 
   test('stops cleanly on SIGTERM: exit 0', async () => {
     const exited = new Promise<number | null>((resolve) => server?.once('exit', (code) => resolve(code)));
