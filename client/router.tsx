@@ -74,13 +74,14 @@ export function StatusOnly({ status, digest }: { readonly status: number; readon
 
 /**
  * Whether a same-origin URL stays in the page: a route with code does; a route without does
- * not (the browser loads it), but for a post to a resource route, whose redirect goes on in
- * place; no route at all does too, and the server's 404 shows in place.
+ * not (the browser loads it); no route at all does too, and the server's 404 shows in place.
+ * A resource route with an action alone is not in the table (client-routes.ts): a form posted
+ * to it stays, and its redirect goes on in place.
  */
-function stays(url: URL, post?: boolean): boolean {
+function stays(url: URL): boolean {
   if (url.origin !== location.origin) return false;
   const route = routeOf(url);
-  return route === undefined || route.script !== undefined || (post === true && route.resource === true);
+  return route === undefined || route.script !== undefined;
 }
 
 /** The route of a same-origin URL's path, if any. */
@@ -718,7 +719,7 @@ export async function startNavigation(initial: View, routeTable: string | undefi
       const button = submitter as HTMLButtonElement | null;
       const target = button?.formTarget || form.target;
       // What the browser would send elsewhere, or otherwise, it sends itself: another window, a search (GET), a file.
-      if (!stays(action, true) || enctype !== 'application/x-www-form-urlencoded' || (button?.formMethod || form.method) !== 'post' || (target !== '' && target !== '_self'))
+      if (!stays(action) || enctype !== 'application/x-www-form-urlencoded' || (button?.formMethod || form.method) !== 'post' || (target !== '' && target !== '_self'))
         return false;
       const body = new URLSearchParams();
       for (const [name, value] of new FormData(form, submitter)) if (typeof value === 'string') body.append(name, value);

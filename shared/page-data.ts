@@ -52,8 +52,6 @@ export interface ClientRoute {
   readonly preloads?: readonly string[];
   /** The page's stylesheets: a navigation there adds those the document lacks and waits for them before it shows the page. */
   readonly styles?: readonly string[];
-  /** A resource route: links load it in full, a form posts to it in place (its action's redirect is followed in place). */
-  readonly resource?: true;
 }
 
 /** The first line of a page's data response (server/render/page-data-response.ts). */
