@@ -25,7 +25,8 @@ export function createNotFoundPage(showPage: RequestHandler): RequestHandler {
       next();
       return;
     }
-    showPage(req, res, next);
+    // Returned: Express 5 hands a rejected render (a load that threw) to the error handler.
+    return showPage(req, res, next);
   };
 }
 

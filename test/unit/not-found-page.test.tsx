@@ -1,9 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { defineApp } from '../../server/index.ts';
 import { createTestApp } from '../../server/testing/index.ts';
 import { data, defineRoute, layout, Outlet, useLoaderData, type LayoutModule, type LoadContext, type PageModule } from '../../shared/index.ts';
+import { close, listen } from '../support/http-client.ts';
 import { navigationDataOf, navigationLines } from '../support/navigation-data-lines.ts';
+import { rawRequest } from '../support/raw-http.ts';
 
 /**
  * A 404 inside the app's layouts (docs/status-pages.md#a-404-inside-the-apps-layouts): a layout's
@@ -112,6 +116,36 @@ describe("a layout's not-found page", () => {
     expect((await request(app).get('/').expect(200)).text).toContain('HOME');
     const twice = [layout(root, [layout(root, [defineRoute({ path: '/', component: Home })], { id: 'inner', notFound: missing })], { id: 'outer', notFound: missing })];
     expect(() => createTestApp(defineApp({ routes: twice }))).toThrow('Layouts "outer" and "inner" both name a notFound page');
+  });
+
+  test('the hostile-request corpus gets no 5xx, no stack and no error line from an app with a not-found page', async () => {
+    const corpus: readonly { readonly name: string; readonly raw: string }[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'support', 'hostile-corpus.json'), 'utf8'));
+    const { app: own, logs } = createTestApp(defineApp({ routes }));
+    const { server, origin } = await listen(own, { headersTimeoutMs: 5_000, requestTimeoutMs: 10_000 });
+    try {
+      for (const entry of corpus) {
+        const res = await rawRequest(Number(new URL(origin).port), entry.raw);
+        expect(res.status, entry.name).toBeLessThan(500);
+        expect(res.body, entry.name).not.toMatch(/\n\s+at .+:\d+:\d+/);
+      }
+    } finally {
+      await close(server);
+    }
+    expect(logs.filter((line) => line.level >= 50)).toEqual([]);
+  });
+
+  test("a not-found page whose load throws is the 500 page with its line's digest, as any page's", async () => {
+    const broken: PageModule = {
+      default: Missing,
+      load: () => {
+        throw new Error('not-found page failed');
+      },
+    };
+    const { app: own, logs } = createTestApp(defineApp({ routes: [layout(root, [defineRoute({ path: '/', component: Home })], { id: 'root', notFound: broken })] }));
+    const res = await request(own).get('/nowhere').expect(500);
+    const digest = logs.find((line) => line.msg === 'server error')?.digest;
+    expect(typeof digest).toBe('string');
+    expect(res.text).toContain(`Digest: ${digest}`);
   });
 
   test('without notFound, an unknown address is the plain 404 page, as before', async () => {
