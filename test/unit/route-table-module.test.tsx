@@ -89,4 +89,13 @@ describe('the route table module', () => {
     await request(other).get(url).expect(404);
     expect(await routeTableOf(other, (await request(other).get('/').expect(200)).text)).toEqual([expect.objectContaining({ source: patternOf('/') })]);
   });
+
+  test('leaves out a resource route with an action alone, so a form posted to it moves in place; one with a load stays, loaded in full', async () => {
+    const signOut = defineRoute({ path: '/sign-out', action: () => new Response(null, { status: 204 }) });
+    const feed = defineRoute({ path: '/feed.xml', load: () => new Response('<rss/>'), action: () => new Response(null, { status: 204 }) });
+    const { app } = buildApp([...routes, signOut, feed], { assets });
+    const res = await request(app).get('/').set('User-Agent', DESKTOP_CHROME).expect(200);
+    const sources = (await routeTableOf(app, res.text)).map((entry) => Reflect.get(Object(entry), 'source'));
+    expect(sources).toEqual(['/', ...HOSTILE_PATHS, '/feed.xml'].map(patternOf));
+  });
 });
