@@ -3,11 +3,13 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { defineApp } from '../../server/index.ts';
+import type { ClientAssets } from '../../server/render/client-assets.ts';
 import { createTestApp } from '../../server/testing/index.ts';
-import { data, defineRoute, layout, Outlet, useLoaderData, type LayoutModule, type LoadContext, type PageModule } from '../../shared/index.ts';
+import { data, defineRoute, layout, route, Outlet, useLoaderData, type LayoutModule, type LoadContext, type PageModule } from '../../shared/index.ts';
 import { close, listen } from '../support/http-client.ts';
 import { navigationDataOf, navigationLines } from '../support/navigation-data-lines.ts';
 import { rawRequest } from '../support/raw-http.ts';
+import { routeTableOf } from '../support/page-data-scripts.ts';
 
 /**
  * A 404 inside the app's layouts (docs/status-pages.md#a-404-inside-the-apps-layouts): a layout's
@@ -146,6 +148,28 @@ describe("a layout's not-found page", () => {
     const digest = logs.find((line) => line.msg === 'server error')?.digest;
     expect(typeof digest).toBe('string');
     expect(res.text).toContain(`Digest: ${digest}`);
+  });
+
+  test("the browser's route table holds the page last, matching any address but the framework's", async () => {
+    const code = (name: string) => ({ script: `/assets/${name}.js`, preloads: [], styles: [] });
+    const assets: ClientAssets = {
+      dir: '/nonexistent',
+      routes: new Map([
+        ['/', code('home')],
+        ['/{*path}', code('missing')],
+      ]),
+      inlineStyles: new Map(),
+    };
+    const table = [layout(root, [route('/', { default: Home })], { id: 'root', notFound: missing })];
+    const { app: built } = createTestApp(defineApp({ routes: table }), { assets });
+    const home = await request(built).get('/').expect(200);
+    const entries = await routeTableOf(built, home.text);
+    const last = entries.at(-1);
+    expect(last).toMatchObject({ script: '/assets/missing.js' });
+    const pattern = new RegExp(String(Reflect.get(Object(last), 'source')), String(Reflect.get(Object(last), 'flags')));
+    for (const path of ['/', '/no/such/page', '/assetsx', '/healthzz']) expect(pattern.test(path), path).toBe(true);
+    for (const path of ['/assets/x.js', '/Assets/x.css', '/_telemetry/vitals', '/healthz', '/readyz/', '/favicon.ico', '/favicon.svg'])
+      expect(pattern.test(path), path).toBe(false);
   });
 
   test('without notFound, an unknown address is the plain 404 page, as before', async () => {
