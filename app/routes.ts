@@ -8,6 +8,7 @@ import * as guestbook from './pages/guestbook.tsx';
 import * as home from './pages/home.tsx';
 import * as notFound from './pages/not-found.tsx';
 import * as signIn from './pages/sign-in.tsx';
+import * as signOut from './api/sign-out.ts';
 
 /**
  * The app's pages, inside their layouts. To add one: write `app/pages/<name>.tsx` (default
@@ -29,4 +30,5 @@ export const routes: readonly RouteTableEntry[] = [
     { id: 'root', notFound },
   ),
   route('/api/entries', entries),
+  route('/sign-out', signOut),
 ];

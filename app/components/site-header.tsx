@@ -1,10 +1,11 @@
 import { SITE_NAME } from '../site.ts';
-import { Form, Link } from 'react-stream-shell';
+import { Form, Link, NavLink } from 'react-stream-shell';
 import type { Visitor } from '../context.ts';
 
 /**
  * The header every page of the app shows (the root layout's): the site's name, the links between
- * its pages, who is signed in, and a way out on every page (the sign-in page's action).
+ * its pages (the current one marked, `aria-current="page"`), who is signed in, and a way out on
+ * every page (the sign-out resource route, app/api/sign-out.ts).
  */
 export function SiteHeader({ visitor }: { readonly visitor: Visitor | null }) {
   return (
@@ -13,16 +14,14 @@ export function SiteHeader({ visitor }: { readonly visitor: Visitor | null }) {
         {SITE_NAME}
       </Link>
       <nav aria-label="Site" className="site-nav">
-        <Link href="/guestbook">Guest book</Link> <Link href="/admin">Admin</Link>{' '}
+        <NavLink href="/guestbook">Guest book</NavLink> <NavLink href="/admin">Admin</NavLink>{' '}
         {visitor === null ? (
-          <Link href="/sign-in">Sign in</Link>
+          <NavLink href="/sign-in">Sign in</NavLink>
         ) : (
           <>
             <span className="visitor">Signed in as {visitor.name}</span>{' '}
-            <Form method="post" action="/sign-in" className="sign-out">
-              <button type="submit" name="intent" value="sign-out">
-                Sign out
-              </button>
+            <Form method="post" action="/sign-out" className="sign-out">
+              <button type="submit">Sign out</button>
             </Form>
           </>
         )}

@@ -123,11 +123,14 @@ describe('the guest book', () => {
     const { app: server } = guestbook();
     const reader = await request(server).post('/sign-in').set(SAME_ORIGIN).type('form').send({ name: 'Ada' }).expect(303);
     const page = await request(server).get('/guestbook').set('Cookie', cookieOf(reader)).expect(200);
-    // A plain form, so it works before hydration and without JavaScript.
+    // A plain form, so it works before hydration and without JavaScript, to the sign-out resource route.
     expect(page.text).toMatch(
-      /<form class="sign-out" action="\/sign-in" method="post"><input type="hidden" name="_csrf" value="[^"]+"\/><button type="submit" value="sign-out" name="intent">Sign out<\/button><\/form>/,
+      /<form class="sign-out" action="\/sign-out" method="post"><input type="hidden" name="_csrf" value="[^"]+"\/><button type="submit">Sign out<\/button><\/form>/,
     );
-    const out = await request(server).post('/sign-in').set(SAME_ORIGIN).set('Cookie', cookieOf(reader)).type('form').send({ intent: 'sign-out' }).expect(303);
+    // The header marks the page it is on.
+    expect(page.text).toContain('<a aria-current="page" class="active" href="/guestbook">Guest book</a>');
+    expect(page.text).toContain('<a href="/admin">Admin</a>');
+    const out = await request(server).post('/sign-out').set(SAME_ORIGIN).set('Cookie', cookieOf(reader)).type('form').send({}).expect(303);
     expect(out.headers.location).toBe('/');
     expect(out.headers['set-cookie']?.[0]).toMatch(/^__session=; Max-Age=0/);
     expect((await request(server).get('/').expect(200)).text).not.toContain('Sign out');

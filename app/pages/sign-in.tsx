@@ -9,14 +9,10 @@ export const head: PageHead = { title: 'Sign in', robots: 'noindex' };
  * Signs in under a name and stores it in the session cookie: an admin when the name is one of
  * `GUESTBOOK_ADMINS`, sent on to the admin page, a reader to the guest book. A demonstration of
  * sessions, not of authentication: a real app checks a password or a provider here, and keeps
- * the rest as it is. The header's sign-out button posts here too (`intent=sign-out`): the
- * session is destroyed and the browser sent home. The app keeps sessions in their cookie, so
- * destroying one clears the cookie and a copy of it kept elsewhere lasts until its week ends; a
- * store (createSessionStorage in app.ts) would delete the session itself.
+ * the rest as it is. Signing out is a resource route's (app/api/sign-out.ts).
  */
 export async function action({ body, context }: Route.ActionContext) {
   const { session, sessions, admins } = context;
-  if (body.intent === 'sign-out') redirect('/', { headers: { 'Set-Cookie': await sessions.destroySession(session) } });
   const name = typeof body.name === 'string' ? body.name.trim() : '';
   const error = nameError(name);
   if (error !== undefined) return invalid({ name: error }, { name });
