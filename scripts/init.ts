@@ -12,6 +12,7 @@ interface FrameworkManifest {
   readonly dependencies: Readonly<Record<string, string>>;
   readonly devDependencies?: Readonly<Record<string, string>>;
   readonly templateDevDependencies?: Readonly<Record<string, string>>;
+  readonly templateAllowScripts?: Readonly<Record<string, boolean>>;
 }
 
 /**
@@ -36,6 +37,9 @@ function appManifest(name: string, framework: FrameworkManifest): string {
     },
     dependencies: { [framework.name]: framework.version, ...pick(['react', 'react-dom'], framework.dependencies) },
     devDependencies: framework.templateDevDependencies ?? {},
+    // The install scripts the app needs, as the framework's own package.json allows them: node's
+    // places the pinned Node 24 binary, esbuild's checks its platform binary. npm warns of any other.
+    allowScripts: framework.templateAllowScripts ?? {},
   };
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
@@ -53,8 +57,10 @@ export function initApp(folder: string | undefined): number {
   }
   const framework: FrameworkManifest = JSON.parse(readFileSync(join(FRAMEWORK, 'package.json'), 'utf8'));
   cpSync(TEMPLATE, target, { recursive: true });
-  // npm leaves a package's .gitignore out of its tarball: the template keeps it under another name.
+  // npm leaves a package's .gitignore out of its tarball: the template keeps it, and its
+  // .dockerignore beside it, under other names.
   renameSync(join(target, 'gitignore'), join(target, '.gitignore'));
+  renameSync(join(target, 'dockerignore'), join(target, '.dockerignore'));
   writeFileSync(
     join(target, 'package.json'),
     appManifest(

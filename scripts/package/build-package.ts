@@ -22,6 +22,8 @@ interface Manifest {
   readonly exports: Readonly<Record<string, string>>;
   readonly dependencies: Readonly<Record<string, string>>;
   readonly devDependencies: Readonly<Record<string, string>>;
+  /** The dependencies whose install scripts npm may run (npm's `allowScripts`). */
+  readonly allowScripts?: Readonly<Record<string, boolean>>;
 }
 
 /**
@@ -53,6 +55,8 @@ export function packageManifest(root: Manifest): Record<string, unknown> {
     bin: { [root.name]: './scripts/cli.js' },
     dependencies: { ...root.dependencies, ...pick(TOOLING) },
     templateDevDependencies: pick(APP_DEV),
+    // A dependency's allowScripts is npm's business only in the app's own package.json: init writes it there.
+    templateAllowScripts: root.allowScripts ?? {},
   };
 }
 

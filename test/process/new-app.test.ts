@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,8 @@ let tarball = '';
 let server: ChildProcess | undefined;
 const logs: Record<string, unknown>[] = [];
 let origin = '';
+/** What npm install printed on stderr: its warnings. */
+let installed = '';
 
 /** This process's environment without what vitest set for itself, which the app's own vitest must not inherit. */
 const CLEAN_ENV = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_ENV')), NO_COLOR: '1' };
@@ -33,7 +35,10 @@ function run(command: string, args: readonly string[], cwd: string): string {
 beforeAll(async () => {
   tarball = buildPackage();
   run(process.execPath, [join(import.meta.dirname, '..', '..', 'dist', 'package', 'scripts', 'cli.js'), 'init', appDir], dir);
-  run(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], appDir);
+  // Warnings kept: the install must print none the app could avoid (the install scripts it needs are allowed).
+  const install = spawnSync(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=warn', tarball], { cwd: appDir, encoding: 'utf8', env: CLEAN_ENV });
+  if (install.status !== 0) throw new Error(`npm install failed: ${install.stderr}`);
+  installed = install.stderr;
   run(NPM, ['run', 'build'], appDir);
   server = spawn(process.execPath, [join(appDir, 'dist', 'server', 'main.js')], {
     cwd: appDir,
@@ -77,6 +82,12 @@ describe('a new app made from the template, on the packed framework', () => {
     expect(files.filter((file) => /^package\/(test|app|scripts\/bench|scripts\/soak|scripts\/compression-memory)\//.test(file))).toEqual([]);
     const manifest: { dependencies: Record<string, string> } = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8'));
     expect(manifest.dependencies['react-stream-shell']).toMatch(/^file:/);
+    // The install scripts it needs are allowed, so its npm install warns of none.
+    expect(JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8')).allowScripts).toEqual({ esbuild: true, node: true });
+    expect(installed).not.toMatch(/install scripts not yet covered/);
+    // The app's own ignore files, under their names: its image never takes its node_modules or kept secrets.
+    expect(readFileSync(join(appDir, '.dockerignore'), 'utf8').split('\n')).toEqual(expect.arrayContaining(['node_modules', '.react-stream-shell']));
+    expect(readFileSync(join(appDir, '.gitignore'), 'utf8').split('\n')).toContain('.react-stream-shell/');
   });
 
   test('its page is 200, streamed, with the hydrating script and the data from load', async () => {

@@ -146,8 +146,15 @@ describe('the Dockerfile', () => {
     expect(finalStage).toMatch(/^ENV [\s\S]*?\bMALLOC_MMAP_THRESHOLD_=131072\b/m);
   });
 
-  test('keeps sources, tests and local builds out of the build context', () => {
+  test('keeps sources, tests, local builds and local secrets out of the build context', () => {
     const ignored = readFileSync(join(import.meta.dirname, '..', '..', '.dockerignore'), 'utf8').split('\n');
-    expect(ignored).toEqual(expect.arrayContaining(['node_modules', 'dist', '.git']));
+    // .react-stream-shell holds development's kept secrets beside the route types.
+    expect(ignored).toEqual(expect.arrayContaining(['node_modules', 'dist', '.git', '.react-stream-shell', '.env']));
+  });
+
+  test("a new app's image recipe keeps the host's packages, builds and local secrets out of its build context too", () => {
+    // scripts/init.ts writes the template's dockerignore as the app's .dockerignore.
+    const ignored = readFileSync(join(import.meta.dirname, '..', '..', 'template', 'dockerignore'), 'utf8').split('\n');
+    expect(ignored).toEqual(expect.arrayContaining(['node_modules', 'dist', '.git', '.react-stream-shell', '.env']));
   });
 });
