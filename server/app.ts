@@ -17,7 +17,6 @@ import { labelRoute } from './observability/label-route.ts';
 import { liveReloadScript } from './render/live-reload.ts';
 import { createMalformedRequestCheck, MAX_BODY_BYTES } from './errors/malformed-request.ts';
 import { closeConnectionUnlessBodyRead } from './http/body-limit.ts';
-import { middlewareSequence } from './http/middleware-sequence.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { createMetricsMiddleware } from './observability/metrics-middleware.ts';
 import { createPageHandler, type PageHandlerOptions } from './render/render-page.tsx';
@@ -126,18 +125,16 @@ export function createApp(options: AppOptions): Express {
   // Every answer's head gets the request id and the security headers as it is written, and
   // Connection: close once shutdown has begun, so proxies stop reusing connections to this instance.
   installResponseHead(app, { defaults: securityHeaderDefaults(), policy, closing: () => !readiness.isReady() });
-  // The edge, which every request passes in this order, as one router layer (middleware-sequence.ts).
+  // The edge, which every request passes in this order, a router layer each, as Express runs them.
   app.use(
-    middlewareSequence([
-      createHttpLogger(logger),
-      ...(metrics === undefined ? [] : [createMetricsMiddleware(metrics)]),
-      assignNonce,
-      closeConnectionUnlessBodyRead,
-      // A declared body larger than any route reads gets 413 here: one an app's uploads allow passes.
-      createMalformedRequestCheck(Math.max(MAX_BODY_BYTES, uploads?.maxBodyBytes ?? 0)),
-      // After the request id and the logger, so a refusal has its completion line; before anything costly.
-      ...(overload === undefined ? [] : [overload.refuseWhenOverloaded]),
-    ]),
+    createHttpLogger(logger),
+    ...(metrics === undefined ? [] : [createMetricsMiddleware(metrics)]),
+    assignNonce,
+    closeConnectionUnlessBodyRead,
+    // A declared body larger than any route reads gets 413 here: one an app's uploads allow passes.
+    createMalformedRequestCheck(Math.max(MAX_BODY_BYTES, uploads?.maxBodyBytes ?? 0)),
+    // After the request id and the logger, so a refusal has its completion line; before anything costly.
+    ...(overload === undefined ? [] : [overload.refuseWhenOverloaded]),
   );
   // Built files first: most requests of a page's load are for them.
   const routeTable = mountBuiltFiles(app, routes, assets, missing);

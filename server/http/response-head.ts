@@ -80,9 +80,11 @@ type WriteHead = (statusCode: number, reasonOrHeaders?: string | OutgoingHttpHea
  * begun, `Connection: close` (docs/deployment.md). An answer with a prepared head already holds
  * all but the request id (a document's holds that too), and is written as one list.
  *
- * Written then rather than stamped on every response as a request arrives: most answers under
- * load (a file, a 404) bring their own complete head, and setting some fifteen headers one by
- * one to replace them, each validated by Node, costs about a tenth of a 404's CPU (measured).
+ * Written then rather than stamped on every response as a request arrives: most answers bring
+ * their own complete head (a page's, a file's, a status page's), and headers set one by one
+ * beforehand send Node's writeHead down its slow path, which merges them with the list. This is
+ * the one place the framework goes around Express and Node, kept for what it saves, measured and
+ * guarded by test/unit/dependency-seams.test.ts (docs/benchmark.md#where-the-framework-goes-around-a-dependency).
  * The method is Express's per-app response prototype's, so no response is touched and other
  * apps in the same process keep Node's.
  */

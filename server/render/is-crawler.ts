@@ -7,7 +7,7 @@ const MAX_REMEMBERED = 1_000;
  * Real user agents are a few hundred characters; a header can hold about 16 KiB. Only agents up
  * to this length are remembered, so the cache stays under 1,000 × 512 characters. A longer one
  * is asked every time: it is no real browser's, and hashing it to a short key would cost as
- * much as asking (about 8 µs each for 15 KiB), while a prefix as key would let a crawler token
+ * much as asking, while a prefix as key would let a crawler token
  * past the prefix inherit a browser's answer.
  */
 export const MAX_REMEMBERED_AGENT_LENGTH = 512;

@@ -12,8 +12,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * timer as the answer finishes, and that timer then held the finished render until the
  * connection's next request, or for the whole keep-alive timeout if none came. Under load the
  * wait outlived young-generation collections, so each page was copied, promoted and swept
- * again from the old generation (the home page at 200 connections: 182 µs of CPU per request,
- * against 131 ended outside the context). Whatever ends an answer, or makes a
+ * again from the old generation. Whatever ends an answer, or makes a
  * compressor for it, runs through this function.
  */
 export const outsideRenderContext: <R>(fn: () => R) => R = AsyncLocalStorage.snapshot();

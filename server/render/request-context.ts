@@ -65,8 +65,8 @@ export function createPageRequest(req: Request, publicOrigin: URL | undefined): 
 
 /**
  * Classes rather than object literals with getters: a literal's getters are defined anew, with
- * closures of their own, every time it is made, which cost a page about 4 µs of CPU at 1,000
- * connections (V8's profile); a class's are its prototype's. Read them as any object's fields
+ * closures of their own, every time it is made, which showed in V8's profile of a page under
+ * load; a class's are its prototype's. Read them as any object's fields
  * (`const { params, signal } = context`); the lazy ones are not own properties.
  */
 class PageLoadContext implements LoadContext {

@@ -15,7 +15,9 @@ export function createNonce(): string {
 /**
  * Everything helmet sets apart from the CSP is the same for every request: let helmet set it
  * once on a response that goes nowhere, and keep the result. A request then copies the list
- * instead of running helmet's eleven middlewares (a tenth of the CPU of a 404 under load).
+ * instead of running helmet's eleven middlewares. Kept for what it saves, measured, and held to
+ * what helmet itself sets by test/unit/dependency-seams.test.ts
+ * (docs/benchmark.md#where-the-framework-goes-around-a-dependency).
  */
 export function helmetStaticHeaders(): readonly HeaderPair[] {
   const probe = new ServerResponse(new IncomingMessage(new Socket()));
