@@ -5,7 +5,7 @@ import { join, relative, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { ASSETS_PATH, MANIFEST_FILE, type ClientManifest, type PageAssets } from '../server/render/client-assets.ts';
 import { readDoor } from './client-build/door-imports.ts';
-import { pageModulesPlugin } from './client-build/page-modules-plugin.ts';
+import { pageModulesPlugin, type ModuleFinisher } from './client-build/page-modules-plugin.ts';
 import { findPageEntries, type PageEntries } from './client-build/route-table-reader.ts';
 import { serverModulesPlugin } from './client-build/server-modules-plugin.ts';
 import { assetUrlsPlugin } from './client-build/asset-urls-plugin.ts';
@@ -51,7 +51,7 @@ const FRAMEWORK_CSS = join(ROOT, 'client', 'framework.css');
  * first), hydrated when it is the document's page, loaded by a navigation otherwise. Nothing
  * else ships.
  */
-function pageEntriesPlugin(files: ReadonlyMap<string, string>, layoutsOf: ReadonlyMap<string, readonly string[]>): esbuild.Plugin {
+function pageEntriesPlugin(files: ReadonlyMap<string, string>, layoutsOf: ReadonlyMap<string, readonly string[]>, first: string | undefined): esbuild.Plugin {
   return {
     name: 'page-entries',
     setup(build) {
@@ -63,6 +63,7 @@ function pageEntriesPlugin(files: ReadonlyMap<string, string>, layoutsOf: Readon
         return {
           // The framework's rules first, so the layouts' and the page's own win.
           contents: [
+            ...(first === undefined ? [] : [`import ${JSON.stringify(first)};`]),
             `import ${JSON.stringify(FRAMEWORK_CSS)};`,
             ...branch.map((module, index) => `import * as m${index} from ${JSON.stringify(module)};`),
             `import { startPage } from ${JSON.stringify(HYDRATE_MODULE)};`,
@@ -88,15 +89,24 @@ export function staticImports(metafile: esbuild.Metafile, output: string, seen =
   return seen;
 }
 
-/** esbuild settings of the client build, shared by `build` and the watch mode of `dev`. */
-export function clientBuildOptions(entries: PageEntries, { outDir, mode }: Omit<ClientBuildOptions, 'routesModule'>): esbuild.BuildOptions & { metafile: true } {
+/** Fast Refresh in `dev` (scripts/dev/): what every page's entry imports first, and the last step of each module's text. */
+export interface DevModules {
+  readonly first: string;
+  readonly finish: ModuleFinisher;
+}
+
+/** esbuild settings of the client build, shared by `build` and the watch mode of `dev` (which alone gives `dev`). */
+export function clientBuildOptions(
+  entries: PageEntries,
+  { outDir, mode, dev }: Omit<ClientBuildOptions, 'routesModule'> & { readonly dev?: DevModules | undefined },
+): esbuild.BuildOptions & { metafile: true } {
   const { files, layouts } = entries;
   return {
     entryPoints: Object.fromEntries([...files.keys()].map((name) => [name, `page-entry:${name}`])),
     // Layout modules lose their server exports as page modules do.
     plugins: [
-      pageEntriesPlugin(files, layouts),
-      pageModulesPlugin({ pages: files.values(), layouts: [...layouts.values()].flat(), door: readDoor(MAIN_DOOR_FILE) }),
+      pageEntriesPlugin(files, layouts, dev?.first),
+      pageModulesPlugin({ pages: files.values(), layouts: [...layouts.values()].flat(), door: readDoor(MAIN_DOOR_FILE), finish: dev?.finish }),
       serverModulesPlugin(),
       // Images and fonts named by the pages' CSS and modules, copied beside the scripts.
       assetUrlsPlugin({ copyInto: join(outDir, 'assets') }),

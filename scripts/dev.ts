@@ -1,18 +1,27 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type ServerResponse } from 'node:http';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
-import { cleanClientOutput, clientBuildOptions, findPageEntries, APP_ROUTES, PROJECT, writeManifest, type PageEntries } from './build-client.ts';
+import type { PageAssets } from '../server/render/client-assets.ts';
+import { cleanClientOutput, clientBuildOptions, findPageEntries, frameworkModule, APP_ROUTES, PROJECT, writeManifest, type PageEntries } from './build-client.ts';
 import { serverBuildOptions } from './build-server.ts';
+import { buildDevClient } from './dev/dev-client-build.ts';
+import { startDevServer } from './dev/dev-server.ts';
+import { buildProblems } from './dev/build-problems.ts';
+import { createHotUpdates, styleSwaps, type AfterRestart } from './dev/hot-updates.ts';
+import { devModules } from './dev/dev-modules.ts';
+import { createSourceWatch } from './dev/source-watch.ts';
 import { createDevLogPrinter } from './lib/dev-log.ts';
 import { writeRouteTypes } from './route-types/write-route-types.ts';
 
 /**
  * `npm run dev`: esbuild watches client and server; after every rebuild the server restarts
- * (it reads the client manifest once at start) and open pages reload through server-sent
- * events from a small side server. The route table is read again after every server build: a
- * route, page or layout added or removed gives the client build its new entry points, and a
- * path changed its modules' route types (.react-stream-shell/types), for the editor's type check.
+ * (it reads the client manifest once at start). Open pages hear from a small side server
+ * (scripts/dev/dev-server.ts): an edit to a component of the app is applied in place with
+ * React's Fast Refresh, state kept (scripts/dev/hot-updates.ts); a stylesheet is swapped once
+ * the server has restarted; a build error shows in an overlay; anything else reloads them. The
+ * route table is read again after every server build: a route, page or layout added or removed
+ * gives the client build its new entry points, and a path changed its modules' route types
+ * (.react-stream-shell/types), for the editor's type check.
  */
 const RELOAD_PORT = Number(process.env.DEV_RELOAD_PORT ?? 35729);
 const RELOAD_URL = `http://localhost:${RELOAD_PORT}/events`;
@@ -24,43 +33,65 @@ const DEV_SECRETS = join(PROJECT, '.react-stream-shell', 'dev-secrets.json');
 
 /** The server writes JSON lines, as in production; the developer reads them pretty (scripts/lib/dev-log.ts). */
 const printLogLine = createDevLogPrinter({ colors: process.stdout.isTTY === true });
+const say = (line: string) => process.stdout.write(`${line}\n`);
 
-const listeners = new Set<ServerResponse>();
-createServer(function reloadEvents(req, res) {
-  if (req.url !== '/events') {
-    res.writeHead(404).end();
-    return;
-  }
-  res.writeHead(200, {
-    'Content-Type': 'text/event-stream',
-    'Cache-Control': 'no-store',
-    // The page is served from another port: EventSource needs CORS.
-    'Access-Control-Allow-Origin': '*',
-  });
-  res.write(': connected\n\n');
-  listeners.add(res);
-  req.on('close', () => listeners.delete(res));
-}).listen(RELOAD_PORT, '127.0.0.1');
+/** Every page's bundle registers its components with React's Fast Refresh (client/dev/hot-registry.ts first). */
+const DEV_MODULES = devModules(PROJECT);
 
-function reloadPages(): void {
-  for (const res of listeners) res.write('event: reload\ndata: now\n\n');
+const devServer = startDevServer({
+  port: RELOAD_PORT,
+  devClient: await buildDevClient(frameworkModule('client', 'dev', 'dev-client.ts')),
+  onRefused: (update, reason) => hotUpdates.refused(update, reason),
+});
+
+let entries: PageEntries;
+const hotUpdates = createHotUpdates({
+  project: PROJECT,
+  server: devServer,
+  buildOptions: () => clientBuildOptions(entries, { outDir: CLIENT_OUT, mode: 'development', dev: DEV_MODULES }),
+  routeModules: () => new Set([...entries.files.values(), ...[...entries.layouts.values()].flat()]),
+  say,
+});
+/** What the pages get once the server started last listens: the rounds' since one last listened, the larger step. */
+let awaiting: AfterRestart | undefined;
+const RANK: Readonly<Record<AfterRestart['kind'], number>> = { nothing: 0, styles: 1, reload: 2 };
+const larger = (one: AfterRestart | undefined, other: AfterRestart): AfterRestart => (one === undefined || RANK[other.kind] > RANK[one.kind] ? other : one);
+/** The stylesheets the running server serves, and those of the last client build, for the swap. */
+let servedAssets: Readonly<Record<string, PageAssets>> = {};
+let builtAssets: Readonly<Record<string, PageAssets>> = {};
+
+function tellPages(): void {
+  const action = awaiting ?? { kind: 'nothing' };
+  awaiting = undefined;
+  devServer.restarted();
+  if (action.kind === 'reload') devServer.reload();
+  else if (action.kind === 'styles') devServer.swapStyles(styleSwaps(servedAssets, builtAssets));
+  servedAssets = builtAssets;
 }
 
 let child: ChildProcess | undefined;
-let restartTimer: NodeJS.Timeout | undefined;
+
+/** A server that has not ended this long after SIGTERM (a browser's connection held open) is ended. */
+const STOP_GRACE_MS = 1_000;
 
 function stopServer(): Promise<void> {
   const running = child;
   child = undefined;
   if (running === undefined || running.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    running.once('exit', () => resolve());
+    const force = setTimeout(() => running.kill('SIGKILL'), STOP_GRACE_MS);
+    running.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
     running.kill('SIGTERM');
   });
 }
 
-async function restartServer(): Promise<void> {
+async function restartServer(action: AfterRestart): Promise<void> {
   await stopServer();
+  // A server stopped before it listened told the pages nothing: its round's step waits for this one.
+  awaiting = larger(awaiting, action);
   const started = spawn(process.execPath, ['--enable-source-maps', join(SERVER_OUT, 'main.js')], {
     stdio: ['ignore', 'pipe', 'inherit'],
     // Secrets left unset are made once and kept (server/dev-secrets.ts): a restart keeps the visitor signed in.
@@ -75,7 +106,7 @@ async function restartServer(): Promise<void> {
     const lines = (partial + chunk).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) process.stdout.write(printLogLine(line));
-    if (lines.some(isListeningLine)) reloadPages();
+    if (lines.some(isListeningLine)) tellPages();
   });
 }
 
@@ -90,12 +121,6 @@ function isListeningLine(line: string): boolean {
   }
 }
 
-/** Both builds end around the same time after a save: restart once. */
-function scheduleRestart(): void {
-  clearTimeout(restartTimer);
-  restartTimer = setTimeout(() => void restartServer(), 80);
-}
-
 /** Builds that have finished once: the server starts only when its entry, its bundle and the client are all written. */
 const BUILDS = ['client', 'server entry', 'server'] as const;
 const builtOnce = new Set<string>();
@@ -106,21 +131,23 @@ const builtOnce = new Set<string>();
  */
 const failing = new Set<string>();
 
-function onRebuild(name: (typeof BUILDS)[number], after?: (result: esbuild.BuildResult) => Promise<void>): esbuild.Plugin {
+function afterBuild(name: (typeof BUILDS)[number], after?: (result: esbuild.BuildResult) => Promise<void>): esbuild.Plugin {
   return {
-    name: `restart-after-${name}`,
+    name: `after-${name}`,
     setup(build) {
       build.onEnd(async (result) => {
+        // The overlay shows the client build's errors: the server's are the same files, and it keeps its last good build.
+        if (name === 'client') devServer.buildErrors(result.errors.length > 0 ? await buildProblems(result.errors) : undefined);
         if (result.errors.length > 0) {
           failing.add(name);
           process.stdout.write(`[dev] ${name} failed (above): the server keeps its last good build until every build passes\n`);
           return;
         }
+        if (result.metafile !== undefined) watchInputs(result.metafile);
         await after?.(result);
         process.stdout.write(`[dev] ${name} rebuilt\n`);
         builtOnce.add(name);
         failing.delete(name);
-        if (failing.size === 0 && BUILDS.every((each) => builtOnce.has(each))) scheduleRestart();
       });
     },
   };
@@ -131,32 +158,33 @@ function entriesKey(entries: PageEntries): string {
   return JSON.stringify([[...entries.files], [...entries.layouts], [...entries.routes]]);
 }
 
-/** A watching client build for `entries`: started, it builds at once, then on every change. */
-async function watchClient(entries: PageEntries): Promise<esbuild.BuildContext> {
-  const options = clientBuildOptions(entries, { outDir: CLIENT_OUT, mode: 'development' });
-  const context = await esbuild.context({
+/** The client build for `entries`; each build writes the manifest and sends the pages what they can apply in place. */
+function clientContext(entries: PageEntries): Promise<esbuild.BuildContext> {
+  const options = clientBuildOptions(entries, { outDir: CLIENT_OUT, mode: 'development', dev: DEV_MODULES });
+  return esbuild.context({
     ...options,
     plugins: [
       ...(options.plugins ?? []),
-      onRebuild('client', async (result) => {
-        if (result.metafile !== undefined) await writeManifest(result.metafile, CLIENT_OUT, entries);
+      afterBuild('client', async (result) => {
+        if (result.metafile === undefined) return;
+        builtAssets = await writeManifest(result.metafile, CLIENT_OUT, entries);
+        hotUpdates.clientBuilt(result.metafile);
       }),
     ],
   });
-  await context.watch();
-  return context;
 }
 
 await writeRouteTypes(APP_ROUTES, PROJECT);
-let entries = await findPageEntries(APP_ROUTES);
+entries = await findPageEntries(APP_ROUTES);
 await cleanClientOutput(CLIENT_OUT);
-let client = await watchClient(entries);
+let client = await clientContext(entries);
 
 /**
  * After a server build, which holds the route table: when its pages or layouts changed, the
- * client build starts again with the new entry points, and the server restarts only once that
+ * client build is made again with the new entry points, and the server restarts only once that
  * build is written (a server whose page is missing from the manifest refuses to start).
  */
+let tableChanged = false;
 async function followRouteTable(): Promise<void> {
   const next = await findPageEntries(APP_ROUTES).catch((error: unknown) => {
     process.stdout.write(`[dev] the route table cannot be read: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -168,10 +196,7 @@ async function followRouteTable(): Promise<void> {
   if (written.length + removed.length > 0) process.stdout.write(`[dev] route types: ${written.length} file(s) written, ${removed.length} removed\n`);
   if (entriesKey(next) === entriesKey(entries)) return;
   entries = next;
-  builtOnce.delete('client');
-  await client.dispose();
-  process.stdout.write('[dev] the route table changed: building the client with its pages\n');
-  client = await watchClient(entries);
+  tableChanged = true;
 }
 
 // Development React: its warnings are what dev mode is for. The build fills no compile cache
@@ -183,12 +208,96 @@ const servers = await Promise.all(
       ['server entry', serverOptions.entry],
       ['server', serverOptions.server],
     ] as const
-  ).map(([name, options]) => esbuild.context({ ...options, plugins: [...(options.plugins ?? []), onRebuild(name, name === 'server' ? followRouteTable : undefined)] })),
+  ).map(([name, options]) =>
+    esbuild.context({ ...options, metafile: true, plugins: [...(options.plugins ?? []), afterBuild(name, name === 'server' ? followRouteTable : undefined)] }),
+  ),
 );
-await Promise.all(servers.map((server) => server.watch()));
-process.stdout.write(`[dev] watching; pages reload through ${RELOAD_URL}\n`);
+
+/** esbuild's own rebuild rejects when a build fails; the plugin above has said so already. */
+async function rebuild(context: esbuild.BuildContext): Promise<void> {
+  await context.rebuild().catch(() => undefined);
+}
+
+/**
+ * One round after a save: first the changed modules the pages can apply in place, built on their
+ * own and sent (scripts/dev/hot-updates.ts); then the three builds at once, and, when every build
+ * passes, one restart, after which the pages get the round's step (a reload, the stylesheets, or
+ * nothing). A save during a round gives one more round after it.
+ */
+let building: Promise<void> | undefined;
+let again = false;
+// A page still open from an earlier run of the command gets the first build.
+let step: AfterRestart | undefined = { kind: 'reload' };
+async function round(): Promise<void> {
+  const action = step ?? { kind: 'nothing' };
+  step = undefined;
+  await Promise.all([rebuild(client), ...servers.map(rebuild)]);
+  if (tableChanged) {
+    tableChanged = false;
+    builtOnce.delete('client');
+    await client.dispose();
+    process.stdout.write('[dev] the route table changed: building the client with its pages\n');
+    client = await clientContext(entries);
+    await rebuild(client);
+  }
+  // While a build fails nothing restarts: the step waits for the round that passes.
+  held = larger(held, action);
+  if (failing.size > 0 || !BUILDS.every((each) => builtOnce.has(each))) return;
+  await restartServer(held);
+  held = undefined;
+}
+let held: AfterRestart | undefined;
+function build(): void {
+  if (building !== undefined) {
+    again = true;
+    return;
+  }
+  building = round().finally(() => {
+    building = undefined;
+    if (again) {
+      again = false;
+      build();
+    }
+  });
+}
+
+/** Saves are decided in the order they came, each at once, whatever round is under way. */
+let deciding = Promise.resolve();
+function onSave(files: readonly string[]): void {
+  deciding = deciding.then(async () => {
+    step = larger(step, await hotUpdates.saved(files));
+    build();
+  });
+}
+
+/**
+ * The folders the builds read, outside node_modules and the output, each watched once
+ * (scripts/dev/source-watch.ts). Only a save to a file a build read starts a round: an editor's
+ * swap file does not, nor a new file before a module imports it.
+ */
+const inputs = new Set<string>();
+const sources = createSourceWatch({
+  project: PROJECT,
+  ignore: [join(PROJECT, 'dist'), join(PROJECT, '.react-stream-shell')],
+  onChange: (files) => {
+    const read = files.filter((file) => inputs.has(file));
+    if (read.length > 0) onSave(read);
+  },
+});
+function watchInputs(metafile: esbuild.Metafile): void {
+  // A namespaced input (page-entry:home) is made by the build, not read from a file.
+  const files = Object.keys(metafile.inputs)
+    .filter((input) => !/^[\w-]+:/.test(input))
+    .map((input) => resolve(PROJECT, input));
+  for (const file of files) inputs.add(file);
+  sources.follow(files);
+}
+
+build();
+process.stdout.write(`[dev] watching; pages refresh through ${RELOAD_URL}\n`);
 
 async function shutdown(): Promise<void> {
+  sources.close();
   await Promise.all([client.dispose(), ...servers.map((server) => server.dispose())]);
   await stopServer();
   process.exit(0);

@@ -7,6 +7,12 @@ import { refuseForeignExports, type RouteModuleRole } from './foreign-exports.ts
 import { LocatedError } from './located-error.ts';
 import { withoutServerExports } from './server-exports.ts';
 
+/** A module's text as this plugin leaves it, given a last step; undefined keeps it so. */
+export type ModuleFinisher = (
+  module: { readonly path: string; readonly contents: string; readonly loader: esbuild.Loader },
+  build: esbuild.PluginBuild,
+) => Promise<esbuild.OnLoadResult | undefined>;
+
 const LOADERS: Readonly<Record<string, esbuild.Loader>> = { '.tsx': 'tsx', '.ts': 'ts', '.jsx': 'jsx', '.js': 'js', '.mts': 'ts', '.mjs': 'js' };
 
 /**
@@ -21,10 +27,13 @@ export function pageModulesPlugin({
   pages: pageFiles,
   layouts: layoutFiles,
   door,
+  finish,
 }: {
   readonly pages: Iterable<string>;
   readonly layouts: Iterable<string>;
   readonly door: DoorMap;
+  /** Development only: what the dev build does last to a module's text (scripts/dev/refresh-transform.ts); undefined leaves it. */
+  readonly finish?: ModuleFinisher | undefined;
 }): esbuild.Plugin {
   const roles = new Map<string, RouteModuleRole>();
   for (const file of pageFiles) roles.set(file, 'page');
@@ -37,15 +46,13 @@ export function pageModulesPlugin({
         const role = roles.get(args.path);
         const text = await readFile(args.path, 'utf8');
         const loader = LOADERS[extname(args.path)] ?? 'ts';
-        if (role === undefined) {
-          const contents = withDirectImports(text, door);
-          return contents === undefined ? undefined : { contents, loader };
-        }
+        const done = async (contents: string | undefined): Promise<esbuild.OnLoadResult | undefined> =>
+          (await finish?.({ path: args.path, contents: contents ?? text, loader }, build)) ?? (contents === undefined ? undefined : { contents, loader });
+        if (role === undefined) return await done(withDirectImports(text, door));
         try {
           refuseForeignExports(text, args.path, role);
           const stripped = withoutServerExports(text, args.path);
-          const contents = withDirectImports(stripped ?? text, door) ?? stripped;
-          return contents === undefined ? undefined : { contents, loader };
+          return await done(withDirectImports(stripped ?? text, door) ?? stripped);
         } catch (error) {
           if (!(error instanceof LocatedError)) throw error;
           const location = { file: displayPath(args.path, build.initialOptions.absWorkingDir), line: error.line, column: error.column, lineText: error.lineText };

@@ -1,7 +1,8 @@
 /**
- * Development only: `npm run dev` serves server-sent events at this URL and sends `reload`
- * after each rebuild; the page listens with this inline script (under the CSP nonce).
+ * Development only: `npm run dev` serves, beside the server-sent events at this URL, the dev
+ * client (client/dev/dev-client.ts: Fast Refresh, the error overlay, reloads), which the page
+ * imports with this inline script under the CSP nonce; the nonce lets it load from that port.
  */
 export function liveReloadScript(url: URL): string {
-  return `new EventSource(${JSON.stringify(url.href)}).addEventListener("reload",function(){location.reload()});`;
+  return `import(${JSON.stringify(new URL('/dev-client.js', url).href)});`;
 }

@@ -27,7 +27,8 @@ test('npm run dev rebuilds on change, restarts the server with the same secrets 
   try {
     await waitFor(() => listens() >= 1, 20_000, 'the first start');
     const page = await (await fetch(`http://127.0.0.1:${port}/`)).text();
-    expect(page).toContain(`new EventSource("http://localhost:${reloadPort}/events")`);
+    // The dev client comes from the dev command's side server, imported under the page's nonce.
+    expect(page).toContain(`import("http://localhost:${reloadPort}/dev-client.js")`);
     // Development React is served, with source maps.
     expect(page).toMatch(/\/assets\/[\w-]+-[A-Z0-9]+\.js/);
 

@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { freePort, LOOPBACK } from '../../scripts/lib/loopback.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+/** The small app the dev-loop tests and benchmark copy and edit. */
+const FIXTURE_APP = join(import.meta.dirname, 'dev-app', 'app');
+
+export interface DevApp {
+  /** The app's folder: the dev command's project. */
+  readonly dir: string;
+  readonly origin: string;
+  /** What the dev command has printed so far. */
+  readonly output: () => string;
+  /** Replaces `from` (it must be there) in the app's file `path` (from the app's folder) and saves it. */
+  readonly edit: (path: string, from: string | RegExp, to: string) => Promise<void>;
+  /** Once the command has been quiet a while (the saves' rounds done) and its server answers. */
+  readonly settled: () => Promise<void>;
+  readonly stop: () => Promise<number | null>;
+}
+
+const QUIET_MS = 400;
+
+/**
+ * Copies the fixture app into a new folder and runs the dev command there, as `react-stream-shell
+ * dev` would in an app of its own, until it listens. The folder lies under the repository's
+ * git-ignored dist/, so the app's imports of react-stream-shell name the framework by its own
+ * package.json (a package refers to itself by name), and React is the one the framework uses;
+ * the repository's app/ is never touched.
+ */
+export async function startDevApp(): Promise<DevApp> {
+  await mkdir(join(ROOT, 'dist'), { recursive: true });
+  const dir = await mkdtemp(join(ROOT, 'dist', 'dev-app-'));
+  await cp(FIXTURE_APP, join(dir, 'app'), { recursive: true });
+  const [port, reloadPort] = [await freePort(), await freePort()];
+  const dev = spawn(process.execPath, [join(ROOT, 'scripts', 'dev.ts')], {
+    cwd: dir,
+    env: { ...process.env, PORT: String(port), HOST: LOOPBACK, DEV_RELOAD_PORT: String(reloadPort) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => dev.once('exit', (code) => resolve(code)));
+  let output = '';
+  dev.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  dev.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 30_000;
+  while (!output.includes('INFO: listening')) {
+    if (Date.now() > deadline || dev.exitCode !== null) {
+      dev.kill('SIGTERM');
+      throw new Error(`the dev command did not listen within 30 s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return {
+    dir,
+    origin: `http://${LOOPBACK}:${port}`,
+    output: () => output,
+    async edit(path, from, to) {
+      const file = join(dir, 'app', path);
+      const text = await readFile(file, 'utf8');
+      const next = text.replace(from, to);
+      if (next === text) throw new Error(`${path} holds no ${String(from)}`);
+      await writeFile(file, next);
+    },
+    async settled() {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const before = output;
+        await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+        const answered =
+          output === before &&
+          (await fetch(`http://${LOOPBACK}:${port}/`).then(
+            (res) => res.ok,
+            () => false,
+          ));
+        if (answered) return;
+        if (Date.now() > deadline) throw new Error(`the dev command did not settle within 30 s:\n${output}`);
+      }
+    },
+    async stop() {
+      dev.kill('SIGTERM');
+      const code = await exited;
+      await rm(dir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
