@@ -85,7 +85,7 @@ export function startPage(modules: readonly RouteModule[]): void {
                 viewKey={view.key}
               />
             ) : (
-              <StatusOnly status={view.status} digest={view.digest} />
+              <StatusOnly status={view.status} message={view.message} digest={view.digest} />
             )}
           </AppRoot>
           <HydrationMarker root={root} telemetry={telemetry} start={start} />

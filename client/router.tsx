@@ -62,12 +62,12 @@ export function Router({ initial, render }: { readonly initial: View; readonly r
   return render(view);
 }
 
-/** The view of a status the server answered a navigation with: the same words as its status page. */
-export function StatusOnly({ status, digest }: { readonly status: number; readonly digest?: string | undefined }) {
+/** The view of a status the server answered a navigation with: the same words as its status page (the app's, in the request's language). */
+export function StatusOnly({ status, message, digest }: { readonly status: number; readonly message: string; readonly digest?: string | undefined }) {
   return (
     <main>
       {/* Headed by its status, as the full page is, the 500 one included. */}
-      <StatusView status={status} message={status >= 500 ? applicationErrorMessage('server', location.hostname) : statusMessage(status)} digest={digest} />
+      <StatusView status={status} message={status >= 500 ? applicationErrorMessage('server', location.hostname) : message} digest={digest} />
     </main>
   );
 }
@@ -407,14 +407,15 @@ function record(options: Go, key: number, landed: URL): void {
 
 /** A status page, as JSON: the same view and words as the full page. */
 async function showStatus(response: Response, options: Go, key: number, landed: URL, signal: AbortSignal): Promise<void> {
-  const { digest } = Object(await response.json()) as { readonly digest?: unknown };
+  const { digest, message } = Object(await response.json()) as { readonly digest?: unknown; readonly message?: unknown };
   if (signal.aborted) return;
   record(options, key, landed);
-  const title = `${response.status}: ${statusMessage(response.status)}`;
+  // The server's words for the status: the app's, in the request's language (docs/status-pages.md).
+  const said = typeof message === 'string' ? message : statusMessage(response.status);
   // Not kept for back and forward: every status answer is no-store.
   commit(
-    { key, status: response.status, digest: typeof digest === 'string' ? digest : undefined },
-    title,
+    { key, status: response.status, message: said, digest: typeof digest === 'string' ? digest : undefined },
+    `${response.status}: ${said}`,
     { meta: [{ key: 'name', value: 'robots', content: 'noindex' }] },
     { announce: true },
   );

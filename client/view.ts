@@ -14,7 +14,7 @@ export interface RouteModule {
 /** What `#root` shows: a page inside its layouts with their data, or a status view the server answered with. */
 export type View =
   | { readonly key: number; readonly modules: readonly RouteModule[]; readonly page: EmbeddedPageData }
-  | { readonly key: number; readonly status: number; readonly digest?: string | undefined };
+  | { readonly key: number; readonly status: number; readonly message: string; readonly digest?: string | undefined };
 
 /** The levels a view renders (shared/route-hooks.tsx): each layout's module and data, then the page's. */
 export function levelsOf(view: { readonly modules: readonly RouteModule[]; readonly page: EmbeddedPageData }): BranchLevel[] {

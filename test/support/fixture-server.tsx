@@ -42,8 +42,12 @@ for (const [path, name] of [
 // The real entry's path, with the test's settings from the environment (PORT=0: a free port).
 await startServer(
   config,
-  // With FIXTURE_NOT_FOUND=1, a layout's page stands for unknown addresses (fixture-server-routes.tsx).
-  { routes: [...fixtureServerRoutes.map(servedAsBuilt), ...(process.env.FIXTURE_NOT_FOUND === '1' ? notFoundTable : [])] },
+  // With FIXTURE_NOT_FOUND=1, a layout's page stands for unknown addresses (fixture-server-routes.tsx);
+  // with FIXTURE_STATUS_WORDS=1, the status pages speak the app's words, in English and French.
+  {
+    routes: [...fixtureServerRoutes.map(servedAsBuilt), ...(process.env.FIXTURE_NOT_FOUND === '1' ? notFoundTable : [])],
+    statusPages: process.env.FIXTURE_STATUS_WORDS === '1' ? { messages: { en: { 404: 'Nothing to see at this address.' }, fr: { 404: 'Page introuvable.' } } } : undefined,
+  },
   {
     wrap: (app) => {
       outer.use(app);
