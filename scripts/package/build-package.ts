@@ -28,11 +28,12 @@ interface Manifest {
 
 /**
  * What an app's build needs beside the server runtime's dependencies: the build and dev tooling
- * (pino-pretty prints the dev server's log), and what the browser runtime bundles (web-vitals,
+ * (pino-pretty prints the dev server's log; @swc/core's refresh transform and react-refresh's
+ * runtime give the dev command Fast Refresh), and what the browser runtime bundles (web-vitals,
  * for the first-party metrics). Development
  * dependencies here, since the repository's own build has them installed either way.
  */
-const TOOLING = ['esbuild', 'typescript', 'web-vitals', 'pino-pretty'];
+const TOOLING = ['esbuild', 'typescript', 'web-vitals', 'pino-pretty', '@swc/core', 'react-refresh'];
 /** What a new app's tests and type check need (scripts/init.ts writes them into its package.json). */
 const APP_DEV = ['node', 'vitest', 'supertest', '@types/supertest', '@types/node', '@types/react', '@types/react-dom', '@types/express', 'typescript'];
 
