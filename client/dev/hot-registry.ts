@@ -48,8 +48,13 @@ function refusal(before: Namespace, after: Namespace): string | undefined {
   const added = names.filter((name) => !(name in before));
   if (added.length > 0) return `its exports changed (${added.join(', ')} added)`;
   if (names.length === 0) return 'it exports nothing to refresh';
-  const other = names.find((name) => !RefreshRuntime.isLikelyComponentType(after[name]) && after[name] !== before[name]);
+  const other = names.find((name) => !RefreshRuntime.isLikelyComponentType(after[name]) && !unchanged(before[name], after[name]));
   return other === undefined ? undefined : `its export ${other} is not a component`;
+}
+
+/** A value the edit left as it was: the same, or a function of the same text (a layout's shouldRevalidate beside its component). */
+function unchanged(before: unknown, after: unknown): boolean {
+  return before === after || (typeof before === 'function' && typeof after === 'function' && String(before) === String(after));
 }
 
 const registry: HotRegistry = {
@@ -71,7 +76,7 @@ const registry: HotRegistry = {
   holds: (path) => modules.has(path),
   async apply(urls) {
     refused = undefined;
-    for (const url of urls) await import(/* @vite-ignore */ url);
+    for (const url of urls) await import(url);
     if (refused !== undefined) throw new RefreshRefusedError(refused);
     RefreshRuntime.performReactRefresh();
   },

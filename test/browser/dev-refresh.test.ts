@@ -39,7 +39,7 @@ const said = (part: string) =>
     .split('\n')
     .filter((line) => line.includes(part));
 
-test('an edit to a component module and to the page is applied in place, the count kept, and nothing reloads', async () => {
+test('an edit to a component module, to the page and to its layout is applied in place, the count kept, and nothing reloads', async () => {
   const { page, problems, documents } = await openCounted();
   await app.edit('pages/label.tsx', '>Clicked<', '>Pressed<');
   await page.waitForSelector('#label:has-text("Pressed")', { timeout: 10_000 });
@@ -48,12 +48,15 @@ test('an edit to a component module and to the page is applied in place, the cou
   await app.edit('pages/counter.tsx', '<h1>', '<h1 id="greeting">');
   await page.waitForSelector('h1#greeting', { timeout: 10_000 });
   expect(await text(page, '#clicks')).toBe('Pressed 2');
+  // The layout exports shouldRevalidate beside its component, unchanged by the edit.
+  await app.edit('layouts/root.tsx', '<Outlet />', '<Outlet />\n      <p id="framed">Framed</p>');
+  await page.waitForSelector('#framed', { timeout: 10_000 });
   // The state is still live: the next click counts on from it.
   await page.click('#clicks');
   expect(await text(page, '#clicks')).toBe('Pressed 3');
 
   expect(documents).toEqual([`${app.origin}/`]);
-  expect(said('applied in place (Fast Refresh)')).toHaveLength(2);
+  expect(said('applied in place (Fast Refresh)')).toHaveLength(3);
   // The dev client and the hot modules load under the page's nonce: no CSP violation, no console error.
   expect(problems).toEqual([]);
   await page.context().close();
