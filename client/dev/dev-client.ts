@@ -30,16 +30,11 @@ events.addEventListener('hot', (event) => {
   if (registry === undefined || held.length === 0) return;
   // A render error of the new code shows again as it renders.
   hideOverlay('render');
-  registry.apply(held.map((module) => module.url)).then(
-    () => {
-      document.documentElement.dataset.devRefreshed = String(update.id);
-    },
-    (error: unknown) => {
-      reportRefusal(update.id, error instanceof Error ? error.message : String(error));
-      reloadAfterRestart = true;
-      setTimeout(() => location.reload(), 10_000);
-    },
-  );
+  registry.apply(held.map((module) => module.url)).catch((error: unknown) => {
+    reportRefusal(update.id, error instanceof Error ? error.message : String(error));
+    reloadAfterRestart = true;
+    setTimeout(() => location.reload(), 10_000);
+  });
 });
 
 events.addEventListener('css', (event) => {

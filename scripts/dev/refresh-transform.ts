@@ -42,7 +42,8 @@ export async function refreshTransform({ path, contents, loader, project, resolv
   try {
     code = transformSync(contents, {
       filename: path,
-      sourceFileName: display,
+      // A source map's sources are read beside the module.
+      sourceFileName: basename(path),
       sourceMaps: 'inline',
       isModule: true,
       jsc: {
