@@ -42,6 +42,10 @@ const devServer = startDevServer({
   port: RELOAD_PORT,
   devClient: await buildDevClient(frameworkModule('client', 'dev', 'dev-client.ts')),
   onRefused: (update, reason) => hotUpdates.refused(update, reason),
+  onListenError: (error) => {
+    say(`[dev] the pages' side server cannot listen on port ${RELOAD_PORT} (${error.message}): another dev command may have it; DEV_RELOAD_PORT chooses another`);
+    process.exit(1);
+  },
 });
 
 let entries: PageEntries;

@@ -8,6 +8,8 @@ const MAX_REPORT_BYTES = 4_096;
 
 export interface DevServerOptions {
   readonly port: number;
+  /** The port could not be had (another dev command has it, say). */
+  readonly onListenError: (error: Error) => void;
   /** The page's dev client (client/dev/dev-client.ts), built once. */
   readonly devClient: string;
   /** A page could not apply update `update` in place and reloads: why, once per update. */
@@ -24,6 +26,29 @@ export interface DevServer {
   readonly buildErrors: (problems: readonly BuildProblem[] | undefined) => void;
   /** Serves `code` as a module at the returned URL. */
   readonly host: (name: string, code: string) => string;
+  readonly close: () => Promise<void>;
+}
+
+/** The request's path, or undefined for a target no URL parser takes. */
+function pathOf(target: string | undefined): string | undefined {
+  try {
+    return new URL(target ?? '/', 'http://localhost').pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a page sends when it refused an update; undefined for anything else. */
+function parseReport(body: string): { readonly update: number; readonly reason: string } | undefined {
+  let report: unknown;
+  try {
+    report = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (typeof report !== 'object' || report === null || !('update' in report) || !('reason' in report)) return undefined;
+  const { update, reason } = report;
+  return typeof update === 'number' && typeof reason === 'string' ? { update, reason } : undefined;
 }
 
 const CORS = { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store' } as const;
@@ -33,7 +58,7 @@ const CORS = { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store' }
  * client they import, the hot modules, and the pages' word when one could not refresh. Pages
  * are served from another port, so every answer allows any origin (loopback only).
  */
-export function startDevServer({ port, devClient, onRefused }: DevServerOptions): DevServer {
+export function startDevServer({ port, devClient, onRefused, onListenError }: DevServerOptions): DevServer {
   const listeners = new Set<ServerResponse>();
   const modules = new Map<string, string>();
   let errors: readonly BuildProblem[] | undefined;
@@ -46,34 +71,42 @@ export function startDevServer({ port, devClient, onRefused }: DevServerOptions)
     for (const res of listeners) send(res, event, data);
   }
 
+  /** A page's word that it refused an update: 204, or 400 for anything else, 413 past a sentence's size. */
   function readReport(req: IncomingMessage, res: ServerResponse): void {
     let body = '';
+    let refused = false;
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => {
+      if (refused) return;
       body += chunk;
-      if (body.length > MAX_REPORT_BYTES) req.destroy();
+      if (body.length <= MAX_REPORT_BYTES) return;
+      refused = true;
+      res.writeHead(413, { ...CORS, Connection: 'close' }).end();
     });
     req.on('end', () => {
-      res.writeHead(204, CORS).end();
-      try {
-        const report: unknown = JSON.parse(body);
-        if (typeof report === 'object' && report !== null && 'update' in report && 'reason' in report && typeof report.update === 'number' && typeof report.reason === 'string') {
-          onRefused(report.update, report.reason);
-        }
-      } catch {
-        // Not a page's report: nothing to say.
+      if (refused) return;
+      const report = parseReport(body);
+      if (report === undefined) {
+        res.writeHead(400, CORS).end();
+        return;
       }
+      res.writeHead(204, CORS).end();
+      onRefused(report.update, report.reason);
     });
   }
 
-  createServer(function devEvents(req, res) {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (req.method === 'POST' && path === '/refused') {
+  const server = createServer(function devEvents(req, res) {
+    const path = pathOf(req.url);
+    if (path === undefined) {
+      res.writeHead(400, CORS).end();
+      return;
+    }
+    if (path === '/refused' && req.method === 'POST') {
       readReport(req, res);
       return;
     }
-    if (req.method !== 'GET') {
-      res.writeHead(405, CORS).end();
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { ...CORS, Allow: path === '/refused' ? 'POST' : 'GET, HEAD' }).end();
       return;
     }
     if (path === '/events') {
@@ -90,7 +123,9 @@ export function startDevServer({ port, devClient, onRefused }: DevServerOptions)
       return;
     }
     res.writeHead(200, { ...CORS, 'Content-Type': 'text/javascript; charset=utf-8' }).end(code);
-  }).listen(port, '127.0.0.1');
+  });
+  server.on('error', onListenError);
+  server.listen(port, '127.0.0.1');
 
   return {
     reload: () => broadcast('reload', 'now'),
@@ -112,6 +147,10 @@ export function startDevServer({ port, devClient, onRefused }: DevServerOptions)
         modules.delete(old);
       }
       return `http://localhost:${port}${path}`;
+    },
+    close() {
+      for (const res of listeners) res.end();
+      return new Promise((resolve) => server.close(() => resolve()));
     },
   };
 }
