@@ -25,7 +25,7 @@ function container(): HTMLElement {
     inset: '0',
     zIndex: '2147483647',
     overflow: 'auto',
-    background: 'rgba(20, 20, 24, 0.92)',
+    background: 'rgba(20, 20, 24, 0.97)',
     color: '#f4f4f5',
     font: '14px/1.5 ui-monospace, SFMono-Regular, Menlo, monospace',
     padding: '32px',
