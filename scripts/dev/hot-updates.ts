@@ -83,7 +83,11 @@ export function createHotUpdates({ project, server, buildOptions, routeModules, 
       const refreshed = inClient.filter((file) => isRefreshed(file, appDir));
       const styles = inClient.some((file) => file.endsWith('.css'));
       // A server module, the framework, a file no page has yet: the restarted server has it.
-      if (inClient.length < changed.length || refreshed.length + inClient.filter((file) => file.endsWith('.css')).length < inClient.length) return { kind: 'reload' };
+      const elsewhere = changed.filter((file) => !refreshed.includes(file) && !(file.endsWith('.css') && clientInputs.has(file)));
+      if (elsewhere.length > 0) {
+        say(`[dev] ${elsewhere.map(shown).join(', ')}: not a component of the pages: they reload once the server has restarted`);
+        return { kind: 'reload' };
+      }
       const hot: { path: string; module: HotModule }[] = [];
       let serverPart: string | undefined;
       for (const file of refreshed) {

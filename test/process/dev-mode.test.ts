@@ -65,6 +65,8 @@ test('npm run dev rebuilds on change, restarts the server with the same secrets 
     await utimes(join(ROOT, 'client', 'hydrate-page.tsx'), now, now);
     await waitFor(() => events.includes('event: reload') && listens() > before, 20_000, 'a rebuild, restart and reload');
     expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+    // Not a component of the app's, so not applied in place: the terminal says why the page reloads, once.
+    expect(output.split('\n').filter((line) => line === '[dev] client/hydrate-page.tsx: not a component of the pages: they reload once the server has restarted')).toHaveLength(1);
     // The restarted server signs with the kept secrets: still signed in, the form token still good.
     const after = await fetch(`http://127.0.0.1:${port}/sign-in`, { headers: { Cookie: `${session}; ${token}` } });
     // React marks the seam between the two text parts with an empty comment.
