@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import { APP_NAME } from '../shared/app-info.ts';
 import type { ResolvedApp } from './app-definition.ts';
-import { DEFAULTS, type TrustProxy } from './config.ts';
+import { DEFAULTS, type PageSettings, type TrustProxy } from './config.ts';
 import { resolveAnalytics, type AnalyticsOptions, type AnalyticsScripts } from './render/analytics.ts';
 import { ASSETS_PATH, type ClientAssets } from './render/client-assets.ts';
 import { createContentSecurityPolicy, styleHashSource, type ContentSecurityPolicy, type PolicySources } from './security/content-security-policy.ts';
@@ -50,8 +50,12 @@ export interface AppOptions {
   readonly publicOrigin?: URL | undefined;
   /** Which peers' `X-Forwarded-*` headers to believe. Default: none. */
   readonly trustProxy?: TrustProxy;
-  /** Default `DEFAULTS.renderTimeoutMs` (10 s). */
-  readonly renderTimeoutMs?: number;
+  /**
+   * What pages and resource routes are bound by (`PageSettings`: the render timeout, default
+   * `DEFAULTS.renderTimeoutMs`, 10 s; compression, default on), handed to the page handlers as
+   * one group: each left out takes its default.
+   */
+  readonly pages?: Partial<PageSettings> | undefined;
   /** Shows error messages and stacks on the error page. Default false: never in production. */
   readonly development?: boolean;
   /** `/readyz` answers 503 once this says so. Default: always ready. */
@@ -62,8 +66,6 @@ export interface AppOptions {
   readonly analytics?: AnalyticsOptions;
   /** First-party web vitals and client error reports (docs/observability.md). Default: off. */
   readonly telemetry?: { readonly enabled: boolean; readonly ratePerMinute?: number };
-  /** Compress streamed pages (gzip or brotli, flushed as React flushes). Default: on. */
-  readonly compression?: boolean;
   /**
    * Refuse new requests with 503 and `Retry-After` while the process is saturated
    * (docs/security.md#overload). Default: off; start-server.ts passes the configured limits.
@@ -215,9 +217,12 @@ interface ResolvedSettings {
 function pageHandlerOptions(options: AppOptions, { development, telemetry, csrf, policy, routeTable, reload, analytics }: ResolvedSettings): PageHandlerOptions {
   const { publicOrigin, metrics, assets } = options;
   const { site, getLoadContext } = options.app;
-  const compression = options.compression ?? DEFAULTS.compression;
+  // Resolved once, here: the group goes to the handlers as it is, each part read where it is used.
+  const pages: PageSettings = { renderTimeoutMs: DEFAULTS.renderTimeoutMs, compression: DEFAULTS.compression, ...options.pages };
+  const { renderTimeoutMs, compression } = pages;
   return {
-    run: { renderTimeoutMs: options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs, getLoadContext, publicOrigin },
+    pages,
+    run: { renderTimeoutMs, getLoadContext, publicOrigin },
     data: { publicOrigin, development, telemetry, formToken: csrf === undefined ? undefined : createFormTokenIssuer(csrf) },
     document: {
       compression,

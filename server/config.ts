@@ -24,6 +24,18 @@ export interface OverloadLimits {
   readonly retryAfterSeconds: number;
 }
 
+/**
+ * The settings every page and resource answer is bound by (docs/rendering.md), as one group from
+ * the environment to the page handlers: a new one is declared here and read in `parseConfig`,
+ * and reaches them as it is (`Config.pages`, `AppOptions.pages`, `PageHandlerOptions.pages`).
+ */
+export interface PageSettings {
+  /** `RENDER_TIMEOUT_MS`: bounds each request's run, from its first handler to its answer's delivery. */
+  readonly renderTimeoutMs: number;
+  /** `COMPRESSION`: compress streamed pages; off where the proxy in front compresses. */
+  readonly compression: boolean;
+}
+
 export interface Config {
   readonly environment: Environment;
   readonly port: number;
@@ -34,7 +46,8 @@ export interface Config {
   readonly keepAliveTimeoutMs: number;
   readonly headersTimeoutMs: number;
   readonly requestTimeoutMs: number;
-  readonly renderTimeoutMs: number;
+  /** What pages and resource routes are bound by: the render timeout, compression. */
+  readonly pages: PageSettings;
   /** Connections the kernel holds for the server before it accepts them (`LISTEN_BACKLOG`). */
   readonly listenBacklog: number;
   /** Listening sockets on PORT (`LISTEN_SOCKETS`, server/lifecycle/listen-sockets.ts). */
@@ -56,8 +69,6 @@ export interface Config {
   readonly metricsHost: string | undefined;
   /** Development only: where `npm run dev` serves reload events. */
   readonly liveReloadUrl: URL | undefined;
-  /** Compress streamed pages; off where the proxy in front compresses. */
-  readonly compression: boolean;
   /** Signs the form tokens of the cross-site check (docs/security.md). Never logged. */
   readonly csrfSecret: string;
   /** `CSRF_SECRET` was unset (development and test, or MAKE_MISSING_SECRETS): `csrfSecret` was made for this process. */
@@ -326,7 +337,10 @@ export function parseConfig(env: Env, defaults: { readonly assetsDir: string }):
     keepAliveTimeoutMs,
     headersTimeoutMs,
     requestTimeoutMs,
-    renderTimeoutMs: integer(env, 'RENDER_TIMEOUT_MS', DEFAULTS.renderTimeoutMs, 1, HOUR_MS),
+    pages: {
+      renderTimeoutMs: integer(env, 'RENDER_TIMEOUT_MS', DEFAULTS.renderTimeoutMs, 1, HOUR_MS),
+      compression: onOff(env, 'COMPRESSION', DEFAULTS.compression),
+    },
     // The kernel caps it at net.core.somaxconn.
     listenBacklog: integer(env, 'LISTEN_BACKLOG', DEFAULTS.listenBacklog, 1, 65_535),
     listenSockets: integer(env, 'LISTEN_SOCKETS', DEFAULTS.listenSockets, 1, 256),
@@ -337,7 +351,6 @@ export function parseConfig(env: Env, defaults: { readonly assetsDir: string }):
     analyticsPageViews: scriptSwitch(env, 'ANALYTICS_PAGE_VIEWS'),
     analyticsSpeedInsights: scriptSwitch(env, 'ANALYTICS_SPEED_INSIGHTS'),
     webVitals: onOff(env, 'WEB_VITALS', false),
-    compression: onOff(env, 'COMPRESSION', DEFAULTS.compression),
     telemetryRatePerMinute: integer(env, 'TELEMETRY_RATE_PER_MINUTE', DEFAULTS.telemetryRatePerMinute, 1, 100_000),
     metricsPort: optionalPort(env, 'METRICS_PORT'),
     metricsHost: listenHost(env, 'METRICS_HOST'),

@@ -5,7 +5,7 @@
  */
 
 export { defineApp, resolveApp, type AppDefinition, type Environment, type ResolvedApp } from './app-definition.ts';
-export { ConfigError, parseConfig, readSecret, type Config } from './config.ts';
+export { ConfigError, parseConfig, readSecret, type Config, type PageSettings } from './config.ts';
 export {
   createCookieSessionStorage,
   MAX_SESSION_COOKIE_BYTES,

@@ -143,7 +143,7 @@ export async function startServer(config: Config, definition: ResolvedApp, optio
     assets,
     publicOrigin: config.publicOrigin,
     trustProxy: config.trustProxy,
-    renderTimeoutMs: config.renderTimeoutMs,
+    pages: config.pages,
     development: config.environment === 'development',
     readiness,
     liveReloadUrl: config.liveReloadUrl,
@@ -151,7 +151,6 @@ export async function startServer(config: Config, definition: ResolvedApp, optio
     telemetry: { enabled: config.webVitals, ratePerMinute: config.telemetryRatePerMinute },
     metrics,
     overload: config.overload,
-    compression: config.compression,
     forms: { secret: config.csrfSecret },
   });
   if (config.csrfSecretGenerated) {
@@ -164,7 +163,7 @@ export async function startServer(config: Config, definition: ResolvedApp, optio
     headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
     // A page's render timeout also bounds the delivery of every answer (docs/deployment.md).
-    deliveryTimeoutMs: config.renderTimeoutMs,
+    deliveryTimeoutMs: config.pages.renderTimeoutMs,
     logger,
   });
   const metricsServer = metrics === undefined ? undefined : createMetricsServer(metrics.registry, logger);

@@ -17,7 +17,7 @@ import { isServerRequest, type ServerMemory } from './messages.ts';
 const [tailMs = '300', lgwin = ''] = process.argv.slice(2);
 if (lgwin !== '') overrideBrotliWindow(Number(lgwin));
 const logger = createLogger({ level: 'warn', destination: { write: (line: string) => process.stderr.write(line) } });
-const app = createApp({ app: { routes: bigPageRoutes(Number(tailMs)) }, logger, renderTimeoutMs: 30_000 });
+const app = createApp({ app: { routes: bigPageRoutes(Number(tailMs)) }, logger, pages: { renderTimeoutMs: 30_000 } });
 const server = createHttpServer(app, { keepAliveTimeoutMs: 1_000 });
 
 let peakHeapUsed = 0;

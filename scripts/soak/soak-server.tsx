@@ -21,7 +21,7 @@ const logger = createLogger({
     },
   },
 });
-const app = createApp({ app: { routes: unitRoutes(Number(process.env.SOAK_BOUNDARY_MS ?? 20)) }, logger, renderTimeoutMs: 5_000 });
+const app = createApp({ app: { routes: unitRoutes(Number(process.env.SOAK_BOUNDARY_MS ?? 20)) }, logger, pages: { renderTimeoutMs: 5_000 } });
 const server = createHttpServer(app, { keepAliveTimeoutMs: 1_000 });
 
 function collect(): void {

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { PageDataMeta } from '../../shared/page-data.ts';
 import type { SiteHead } from '../../shared/head.ts';
 import type { PageRouteDefinition } from '../../shared/route-definition.ts';
+import type { PageSettings } from '../config.ts';
 import { logServerError } from '../observability/server-error-log.ts';
 import { bootstrapScript, type ClientAssets } from './client-assets.ts';
 import { fixedDataScript } from './data-stream.ts';
@@ -16,6 +17,8 @@ import { startRouteRun, type RouteHandler, type RouteRun, type RouteRunSettings 
 
 /** Everything a page handler is told, grouped by what uses it; resolved once by createApp. */
 export interface PageHandlerOptions {
+  /** The configured settings of pages (config.ts `PageSettings`), resolved once by createApp: a new one is read from here. */
+  readonly pages: PageSettings;
   /** Each request's run (route-run.ts): the render timeout that bounds `load` and the response (docs/rendering.md#render-timeout), the app's context. */
   readonly run: RouteRunSettings;
   /** What the data needs beyond the request (prepare-page.ts). */

@@ -125,7 +125,7 @@ describe('a redirect to this host on another scheme', () => {
 
 describe('a client that leaves during an action', () => {
   test("aborts the action's signal, and the log says so at info, with no error", async () => {
-    const built = actionApp({ renderTimeoutMs: 5_000 });
+    const built = actionApp({ pages: { renderTimeoutMs: 5_000 } });
     const connection = await openRawConnection(await serve(built));
     const body = 'intent=wait';
     connection.write(
@@ -146,7 +146,7 @@ describe('a client that leaves during an action', () => {
 
 describe("an action's signal after its answer", () => {
   test('never aborts once the answer is out: not when the connection closes, not when the render timeout passes', async () => {
-    const built = actionApp({ renderTimeoutMs: 200 });
+    const built = actionApp({ pages: { renderTimeoutMs: 200 } });
     const redirected = await post(built.app, { to: '/orders/7' });
     expect(redirected.status).toBe(303);
     const shown = await post(built.app, { intent: 'save' });

@@ -23,7 +23,7 @@ describe('an action is bounded by the render timeout', () => {
     const seen: { aborted?: unknown } = {};
     const { app, logs } = buildApp([defineRoute({ path: '/hang', component: () => <h1>Hang</h1>, action: hangingAction(seen) })], {
       forms: { secret: SECRET },
-      renderTimeoutMs: RENDER_TIMEOUT_MS,
+      pages: { renderTimeoutMs: RENDER_TIMEOUT_MS },
     });
     const started = performance.now();
     const res = await post(app, '/hang');
@@ -49,7 +49,7 @@ describe('an action is bounded by the render timeout', () => {
     const ran: string[] = [];
     const { app, logs } = buildApp([defineRoute({ path: '/ctx', component: () => <h1>Ctx</h1>, action: () => void ran.push('action') })], {
       forms: { secret: SECRET },
-      renderTimeoutMs: RENDER_TIMEOUT_MS,
+      pages: { renderTimeoutMs: RENDER_TIMEOUT_MS },
       getLoadContext: () => new Promise<never>(() => undefined),
     });
     const res = await post(app, '/ctx');
@@ -73,7 +73,7 @@ describe('an action is bounded by the render timeout', () => {
           },
         }),
       ],
-      { forms: { secret: SECRET }, renderTimeoutMs: RENDER_TIMEOUT_MS },
+      { forms: { secret: SECRET }, pages: { renderTimeoutMs: RENDER_TIMEOUT_MS } },
     );
     const res = await post(app, '/quick');
     expect(res.status).toBe(200);

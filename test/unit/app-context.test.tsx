@@ -130,7 +130,7 @@ describe('getLoadContext is given the request as load sees it', () => {
             });
           }),
       }),
-      { renderTimeoutMs: 50 },
+      { pages: { renderTimeoutMs: 50 } },
     );
     expect((await request(served).get('/seen')).status).toBe(500);
     expect(aborted).toMatchObject({ name: 'RenderTimeoutError' });

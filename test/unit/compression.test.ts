@@ -35,7 +35,7 @@ describe('compression of streamed pages', () => {
   });
 
   test('can be switched off for a proxy that compresses', async () => {
-    const { app } = buildApp(unitRoutes(50), { compression: false });
+    const { app } = buildApp(unitRoutes(50), { pages: { compression: false } });
     const res = await request(app).get('/users/1').set('Accept-Encoding', 'gzip, br');
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.text).toContain('<pre id="data">');

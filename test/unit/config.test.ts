@@ -24,14 +24,13 @@ describe('configuration defaults', () => {
       keepAliveTimeoutMs: 65_000,
       headersTimeoutMs: 66_000,
       requestTimeoutMs: 300_000,
-      renderTimeoutMs: 10_000,
+      pages: { renderTimeoutMs: 10_000, compression: true },
       shutdownDelayMs: 5_000,
       shutdownDeadlineMs: 20_000,
       assetsDir: '/srv/client',
       analyticsPageViews: false,
       analyticsSpeedInsights: false,
       webVitals: false,
-      compression: true,
       telemetryRatePerMinute: 60,
       metricsPort: undefined,
       metricsHost: undefined,
@@ -69,7 +68,7 @@ describe('configuration values', () => {
       logLevel: 'warn',
       keepAliveTimeoutMs: 75_000,
       headersTimeoutMs: 76_000,
-      renderTimeoutMs: 2_500,
+      pages: { renderTimeoutMs: 2_500, compression: true },
       shutdownDelayMs: 0,
       shutdownDeadlineMs: 1_000,
       analyticsPageViews: true,
@@ -92,8 +91,6 @@ describe('configuration values', () => {
     ['ANALYTICS_PAGE_VIEWS', 'https://cdn.example.com:8443/v1/pv.js?site=a-1', 'analyticsPageViews', 'https://cdn.example.com:8443/v1/pv.js?site=a-1'],
     ['ANALYTICS_SPEED_INSIGHTS', 'off', 'analyticsSpeedInsights', false],
     ['WEB_VITALS', 'off', 'webVitals', false],
-    ['COMPRESSION', 'off', 'compression', false],
-    ['COMPRESSION', 'on', 'compression', true],
     ['TELEMETRY_RATE_PER_MINUTE', '600', 'telemetryRatePerMinute', 600],
     ['METRICS_HOST', '127.0.0.1', 'metricsHost', '127.0.0.1'],
     ['LOG_LEVEL', 'silent', 'logLevel', 'silent'],
@@ -102,13 +99,21 @@ describe('configuration values', () => {
     expect(parse({ [variable]: raw })[key]).toEqual(expected);
   });
 
+  test.each([
+    ['COMPRESSION', 'off', { compression: false }],
+    ['COMPRESSION', 'on', { compression: true }],
+    ['RENDER_TIMEOUT_MS', '400', { renderTimeoutMs: 400 }],
+  ] as const)('read %s=%s into the pages group', (variable, raw, expected) => {
+    expect(parse({ [variable]: raw }).pages).toMatchObject(expected);
+  });
+
   test('read LIVE_RELOAD_URL in development only', () => {
     expect(parse({ NODE_ENV: 'development', LIVE_RELOAD_URL: 'http://127.0.0.1:35729/events' }).liveReloadUrl?.href).toBe('http://127.0.0.1:35729/events');
     expect(parse({ LIVE_RELOAD_URL: 'http://127.0.0.1:35729/events' }).liveReloadUrl).toBeUndefined();
   });
 
   test('treat an empty value as unset', () => {
-    expect(parse({ PORT: '', TRUST_PROXY: ' ', COMPRESSION: '' })).toMatchObject({ port: 3000, trustProxy: false, compression: true });
+    expect(parse({ PORT: '', TRUST_PROXY: ' ', COMPRESSION: '' })).toMatchObject({ port: 3000, trustProxy: false, pages: { compression: true } });
   });
 
   test.each([

@@ -54,7 +54,7 @@ describe('a page with nothing deferred', () => {
       defineRoute({ path: '/unread', component: Title, load: () => ({ title: 'UNREAD-TITLE', never: new Promise<string>(() => undefined) }) }),
     ];
     const { origin, logs } = await serve(routes, {
-      renderTimeoutMs: TIMEOUT_MS,
+      pages: { renderTimeoutMs: TIMEOUT_MS },
       // The last bytes still on their way when the timeout fires (a compressor's final flush,
       // here held longer): React is done, the response has not ended, the client reads.
       middleware: (router) => router.use((_req, res, next) => holdEnd(res, next)),

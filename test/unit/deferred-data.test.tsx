@@ -233,7 +233,7 @@ describe('deferred data: promises inside what load returns', () => {
 
   test('a value still pending at the render timeout rejects in the browser with the digest of the one timeout warning', async () => {
     const { routes, assets } = asHydrating(streamedRoutes());
-    const built = buildApp(routes, { assets, renderTimeoutMs: 200 });
+    const built = buildApp(routes, { assets, pages: { renderTimeoutMs: 200 } });
     const origin = await serve(built);
     const res = await getTimed(`${origin}/never`, { 'User-Agent': DESKTOP_CHROME });
     expect(res.status).toBe(200);

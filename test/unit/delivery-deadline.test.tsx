@@ -62,7 +62,7 @@ async function serve(deadlineMs = DEADLINE_MS, host = '127.0.0.1') {
       { path: '/big', component: ThreeHundredKibPage },
     ],
     {
-      renderTimeoutMs: deadlineMs,
+      pages: { renderTimeoutMs: deadlineMs },
       assets: { dir, routes: new Map(), inlineStyles: new Map() },
       middleware: (router) => {
         // An app's own route streaming a download of 16 MiB, more than the socket's buffers hold.

@@ -151,7 +151,7 @@ describe("a fetcher's post", () => {
 describe("a fetcher's post whose result holds a value that never settles", () => {
   test('ends at the render timeout, the value rejected with the digest of the one warn line', async () => {
     const table = asHydrating([defineRoute({ path: '/held', component: () => <h1>Held</h1>, action: () => ({ saved: true, receipt: new Promise<string>(() => undefined) }) })]);
-    const { app, logs } = buildApp(table.routes, { assets: table.assets, renderTimeoutMs: 300 });
+    const { app, logs } = buildApp(table.routes, { assets: table.assets, pages: { renderTimeoutMs: 300 } });
     const started = performance.now();
     const res = await post(app, '/held', {}, { ...FETCHER, 'Sec-Fetch-Site': 'same-origin' });
     expect(performance.now() - started).toBeLessThan(2_000);

@@ -197,7 +197,7 @@ describe('which boundary shows a failed load', () => {
       new Promise<object>((resolve) => {
         settle = () => resolve({});
       });
-    const { app, logs } = buildApp([defineRoute({ path: '/slow-context', component: () => <p>PAGE</p>, load: counted })], { getLoadContext: late, renderTimeoutMs: 50 });
+    const { app, logs } = buildApp([defineRoute({ path: '/slow-context', component: () => <p>PAGE</p>, load: counted })], { getLoadContext: late, pages: { renderTimeoutMs: 50 } });
     const answer = await request(app).get('/slow-context').expect(500);
     expect(answer.text).toContain(`Digest: ${String(errorLines(logs)[0]?.digest)}`);
     settle?.();

@@ -90,7 +90,7 @@ describe('a layout that renders no <Outlet /> is named in development', () => {
     const { app, logs } = buildApp(table, { development: true });
     expect((await request(app).get('/patient').expect(200)).text).toContain('THE PATIENT PAGE');
     await request(app).head('/patient').expect(200);
-    const timed = buildApp(table, { development: true, renderTimeoutMs: 50 });
+    const timed = buildApp(table, { development: true, pages: { renderTimeoutMs: 50 } });
     await request(timed.app).get('/patient').expect(200);
     expect(timed.logs.some((line) => line.msg === 'render timed out')).toBe(true);
     expect([...outletWarnings(logs), ...outletWarnings(timed.logs)]).toEqual([]);

@@ -53,7 +53,7 @@ async function leaveDuringLoad(origin: string, path: string, seen: Seen): Promis
 describe("a page load's signal", () => {
   test('aborts with ClientDisconnectedError when the client goes while the load runs', async () => {
     const seen: Seen = { started: false };
-    const { app, logs } = buildApp([{ path: '/waits', component: () => null, load: waitsForAbort(seen) }], { renderTimeoutMs: 30_000 });
+    const { app, logs } = buildApp([{ path: '/waits', component: () => null, load: waitsForAbort(seen) }], { pages: { renderTimeoutMs: 30_000 } });
     const { origin } = await listenForTest(app);
     await leaveDuringLoad(origin, '/waits', seen);
     await waitFor(() => seen.reason !== undefined, 2_000, 'the signal to abort');
@@ -63,7 +63,7 @@ describe("a page load's signal", () => {
 
   test('aborts with RenderTimeoutError at the render timeout, and the page is the 500 page', async () => {
     const seen: Seen = { started: false };
-    const { app } = buildApp([{ path: '/waits', component: () => null, load: waitsForAbort(seen) }], { renderTimeoutMs: 50 });
+    const { app } = buildApp([{ path: '/waits', component: () => null, load: waitsForAbort(seen) }], { pages: { renderTimeoutMs: 50 } });
     const res = await request(app).get('/waits').set('User-Agent', DESKTOP_CHROME);
     expect(res.status).toBe(500);
     expect(seen.reason).toBeInstanceOf(RenderTimeoutError);
@@ -71,7 +71,7 @@ describe("a page load's signal", () => {
 
   test('read for the first time after the client went, is aborted already', async () => {
     const seen: Seen = { started: false };
-    const { app } = buildApp([{ path: '/late', component: () => null, load: readsLate(seen, 150) }], { renderTimeoutMs: 30_000 });
+    const { app } = buildApp([{ path: '/late', component: () => null, load: readsLate(seen, 150) }], { pages: { renderTimeoutMs: 30_000 } });
     const { origin } = await listenForTest(app);
     await leaveDuringLoad(origin, '/late', seen);
     await waitFor(() => seen.reason !== undefined, 2_000, 'the load to read its signal');
@@ -80,7 +80,7 @@ describe("a page load's signal", () => {
 
   test('read late by a load whose page was answered, is not aborted', async () => {
     const seen: Seen = { started: false };
-    const { app } = buildApp([{ path: '/late', component: () => <p>done</p>, load: readsLate(seen, 20) }], { renderTimeoutMs: 30_000 });
+    const { app } = buildApp([{ path: '/late', component: () => <p>done</p>, load: readsLate(seen, 20) }], { pages: { renderTimeoutMs: 30_000 } });
     const res = await request(app).get('/late').set('User-Agent', DESKTOP_CHROME);
     expect(res.status).toBe(200);
     expect(seen.reason).toBe('open');

@@ -27,7 +27,7 @@ const pages = asHydrating([
 const NAVIGATION = { 'X-Navigation': 'data', 'X-Navigation-Scope': 'n3', Accept: 'application/x-ndjson, application/json;q=0.9', 'User-Agent': DESKTOP_CHROME };
 
 async function timedHead(headers: Record<string, string>): Promise<{ readonly ms: number; readonly res: request.Response }> {
-  const { app, logs } = buildApp(pages.routes, { assets: pages.assets, renderTimeoutMs: 5_000 });
+  const { app, logs } = buildApp(pages.routes, { assets: pages.assets, pages: { renderTimeoutMs: 5_000 } });
   const started = performance.now();
   const res = await request(app).head('/slow').set(headers).set('Accept-Encoding', 'gzip');
   expect(errorLines(logs)).toEqual([]);

@@ -73,7 +73,7 @@ describe('promises inside a settled deferred value', () => {
   });
 
   test('one in an object and one in an array still pending at the render timeout reject with the timeout digest, and the page ends', async () => {
-    const built = buildApp(routes, { assets, renderTimeoutMs: 300 });
+    const built = buildApp(routes, { assets, pages: { renderTimeoutMs: 300 } });
     const { origin } = await listenForTest(built.app);
     const res = await getTimed(`${origin}/nested-never`, { 'User-Agent': DESKTOP_CHROME });
     expect(res.status).toBe(200);

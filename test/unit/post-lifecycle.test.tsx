@@ -57,7 +57,7 @@ describe('a post, one lifecycle', () => {
         }),
       ],
       {
-        renderTimeoutMs: TIMEOUT_MS,
+        pages: { renderTimeoutMs: TIMEOUT_MS },
         getLoadContext: () => {
           contexts += 1;
           return { trail: { stages: ['context'] } };
@@ -90,7 +90,7 @@ describe('a post, one lifecycle', () => {
           },
         }),
       ],
-      { renderTimeoutMs: TIMEOUT_MS },
+      { pages: { renderTimeoutMs: TIMEOUT_MS } },
     );
     const started = performance.now();
     const res = await post(app, '/slow-post');
@@ -115,7 +115,7 @@ describe('a post, one lifecycle', () => {
   test('an action alone past the timeout is named in the error line', async () => {
     const { app, logs } = buildApp(
       [defineRoute({ path: '/slow-action', component: Shown, load: () => 'never', action: () => sleep(TIMEOUT_MS * 2).then(() => ({ saved: true })) })],
-      { renderTimeoutMs: TIMEOUT_MS },
+      { pages: { renderTimeoutMs: TIMEOUT_MS } },
     );
     const res = await post(app, '/slow-action');
     expect(res.status).toBe(500);
@@ -143,7 +143,7 @@ describe('a post, one lifecycle', () => {
           },
         }),
       ],
-      { renderTimeoutMs: 5_000 },
+      { pages: { renderTimeoutMs: 5_000 } },
     );
     const connection = await openRawConnection((await listenForTest(built.app)).port);
     const body = 'name=Ada';

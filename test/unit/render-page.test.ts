@@ -114,7 +114,7 @@ describe('streaming', () => {
   });
 
   test('answers HEAD once the shell is ready, not when the render timeout stops a page that never settles', async () => {
-    const { origin, logs } = await serve(unitRoutes(), { renderTimeoutMs: 2_000 });
+    const { origin, logs } = await serve(unitRoutes(), { pages: { renderTimeoutMs: 2_000 } });
     const started = performance.now();
     const res = await within(3_000, 'HEAD /hang', head(`${origin}/hang`, DESKTOP_CHROME));
     const took = performance.now() - started;
@@ -170,7 +170,7 @@ describe('embedded page data', () => {
 
 describe('render timeout', () => {
   test('ends a response whose boundary never resolves, and logs a warning, not an error', async () => {
-    const { origin, logs } = await serve(unitRoutes(), { renderTimeoutMs: 150 });
+    const { origin, logs } = await serve(unitRoutes(), { pages: { renderTimeoutMs: 150 } });
     const started = performance.now();
     const res = await getTimed(`${origin}/hang`, { 'User-Agent': DESKTOP_CHROME });
     const took = performance.now() - started;
@@ -185,7 +185,7 @@ describe('render timeout', () => {
   });
 
   test('sends a crawler the whole document when the timeout fires, pending boundaries as their fallbacks', async () => {
-    const { origin, logs } = await serve(unitRoutes(), { renderTimeoutMs: 300 });
+    const { origin, logs } = await serve(unitRoutes(), { pages: { renderTimeoutMs: 300 } });
     const started = performance.now();
     const res = await within(3_000, 'Googlebot on /hang', getTimed(`${origin}/hang`, { 'User-Agent': GOOGLEBOT }));
     const took = performance.now() - started;
@@ -207,7 +207,7 @@ describe('render timeout', () => {
     ['a load', '/slow-load'],
     ['a shell', '/blocked-shell'],
   ])('%s that outlasts the timeout is one error line carrying the digest of the 500 page', async (_what, path) => {
-    const { origin, logs } = await serve(neverReady, { renderTimeoutMs: 100 });
+    const { origin, logs } = await serve(neverReady, { pages: { renderTimeoutMs: 100 } });
     const res = await within(3_000, path, getTimed(`${origin}${path}`, { 'User-Agent': DESKTOP_CHROME }));
     expect(res.status).toBe(500);
     const digest = DIGEST_ON_PAGE.exec(res.body)?.[1];
@@ -235,7 +235,7 @@ describe('render timeout', () => {
           load: () => new Promise((resolve) => setTimeout(resolve, 5_000)),
         },
       ],
-      { renderTimeoutMs: 50 },
+      { pages: { renderTimeoutMs: 50 } },
     );
     const res = await request(app).get('/slow-load');
     expect(res.status).toBe(500);
@@ -245,7 +245,7 @@ describe('render timeout', () => {
 
 describe('client disconnects', () => {
   test('abort the render and are logged as an abort at info, never as an error', async () => {
-    const { origin, logs } = await serve(unitRoutes(), { renderTimeoutMs: 30_000 });
+    const { origin, logs } = await serve(unitRoutes(), { pages: { renderTimeoutMs: 30_000 } });
     await new Promise<void>((resolve, reject) => {
       const req = httpRequest(`${origin}/hang`, { headers: { 'User-Agent': DESKTOP_CHROME } }, (res) => {
         res.once('data', () => {
@@ -275,7 +275,7 @@ describe('the render timer', () => {
 
   test('is cleared however the request ends: streamed, failed, status page, HEAD, crawler or disconnect', async () => {
     // A long timeout: a timer left behind would still be pending when we count.
-    const { origin, logs } = await serve(unitRoutes(30), { renderTimeoutMs: 60_000 });
+    const { origin, logs } = await serve(unitRoutes(30), { pages: { renderTimeoutMs: 60_000 } });
     await getTimed(`${origin}/users/1`);
     await delay(50);
     const before = pendingTimers();

@@ -295,7 +295,7 @@ describe('what a resource route shares with pages', () => {
   });
 
   test('the render timeout bounds load: the 500 page, one error line naming RenderTimeoutError and the route', async () => {
-    const { app: served, logs } = app({ renderTimeoutMs: 200 });
+    const { app: served, logs } = app({ pages: { renderTimeoutMs: 200 } });
     const res = await request(served).get('/hangs');
     expect(res.status).toBe(500);
     const errors = errorLines(logs);
@@ -304,7 +304,7 @@ describe('what a resource route shares with pages', () => {
   });
 
   test('the render timeout bounds the delivery: a body still streaming is cut, and let go of, with one warn line', async () => {
-    const built = app({ renderTimeoutMs: 300 });
+    const built = app({ pages: { renderTimeoutMs: 300 } });
     const origin = await serve(built);
     const pending = getUntilClosed(`${origin}/fed`);
     await waitFor(() => feeds.length === 1, 2_000, 'the route to start');
@@ -323,7 +323,7 @@ describe('what a resource route shares with pages', () => {
   });
 
   test('a client that leaves: the body is let go of, and the log says so at info, with no error', async () => {
-    const built = app({ renderTimeoutMs: 5_000 });
+    const built = app({ pages: { renderTimeoutMs: 5_000 } });
     const origin = await serve(built);
     await new Promise<void>((resolve, reject) => {
       const req = get(`${origin}/fed`, { agent: false }, (res) => {

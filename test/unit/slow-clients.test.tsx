@@ -113,7 +113,7 @@ describe('slow clients', () => {
   });
 
   test('a client that stops reading a streamed page does not hold the render or the socket', async () => {
-    const { app, logs } = buildApp([{ path: '/huge', component: HugePage }], { renderTimeoutMs: 500 });
+    const { app, logs } = buildApp([{ path: '/huge', component: HugePage }], { pages: { renderTimeoutMs: 500 } });
     const { server, port } = await listenForTest(app);
     const timersBefore = pendingTimers();
 
@@ -134,7 +134,7 @@ describe('slow clients', () => {
   });
 
   test('a client that stops reading while a boundary is still pending is cut at the render timeout, as stalled', async () => {
-    const { app, logs } = buildApp([{ path: '/huge-pending', component: HugePendingPage }], { renderTimeoutMs: 500 });
+    const { app, logs } = buildApp([{ path: '/huge-pending', component: HugePendingPage }], { pages: { renderTimeoutMs: 500 } });
     const { server, port } = await listenForTest(app);
     const socket = connect(port, '127.0.0.1', () => {
       socket.write('GET /huge-pending HTTP/1.1\r\nHost: localhost\r\nUser-Agent: Mozilla/5.0 Chrome/140\r\n\r\n');
