@@ -19,7 +19,7 @@ import { createMalformedRequestCheck, MAX_BODY_BYTES } from './errors/malformed-
 import { closeConnectionUnlessBodyRead } from './http/body-limit.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { createMetricsMiddleware } from './observability/metrics-middleware.ts';
-import { createPageHandler, type PageHandlerOptions } from './render/render-page.tsx';
+import { createPageHandler, type PageHandlerOptions } from './render/page-handler.tsx';
 import { routePathProblem } from './render/route-path.ts';
 import { createDocumentHeaders } from './render/document-headers.ts';
 import { clientRoutes } from './render/client-routes.ts';

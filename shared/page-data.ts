@@ -54,7 +54,7 @@ export interface ClientRoute {
   readonly styles?: readonly string[];
 }
 
-/** The first line of a page's data response (server/render/page-data-response.ts). */
+/** The first line of a page's data response (server/render/page-data-answer.ts). */
 export interface PageDataMeta {
   /** The route's path pattern. */
   readonly route: string;

@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { describeError } from '../../shared/describe-error.ts';
 import { logServerError } from '../observability/server-error-log.ts';
-import { sendStatusAnswer } from './status-response.ts';
+import { sendStatusAnswer } from './status-answer.ts';
 import type { StatusPages } from './status-pages.ts';
 import { toHttpError } from './to-http-error.ts';
 

@@ -1,7 +1,7 @@
 import type { OverloadLimits } from '../config.ts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { sendStatusAnswer } from '../errors/status-response.ts';
+import { sendStatusAnswer } from '../errors/status-answer.ts';
 import type { StatusPages } from '../errors/status-pages.ts';
 import { probeOf } from './readiness.ts';
 

@@ -41,7 +41,7 @@ export interface DocumentSettings {
   readonly onShellReady: ((route: string, seconds: number) => void) | undefined;
 }
 
-/** What a route's documents share, worked out once (render-page.tsx). */
+/** What a route's documents share, worked out once (page-handler.tsx). */
 export interface DocumentRoute {
   readonly path: string;
   /** The layouts around the page, outermost first, then the page: what each level renders. */

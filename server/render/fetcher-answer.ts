@@ -3,7 +3,7 @@ import { NAVIGATION_FETCHER_HEADER } from '../../shared/navigation.ts';
 import { logServerError } from '../observability/server-error-log.ts';
 import { DeferredDataError, deferData } from './deferred-data.ts';
 import { pageAnswer, type Unwrapped } from './page-answer.ts';
-import { sendPageData } from './page-data-response.ts';
+import { sendPageData } from './page-data-answer.ts';
 import type { PageLifecycle } from './page-lifecycle.ts';
 import { deferredRejected } from './prepare-page.ts';
 import type { ActionShown, RouteRun } from './route-run.ts';
@@ -27,7 +27,7 @@ export interface FetcherAnswer {
 
 /**
  * Answers a fetcher's post (shared/fetcher.tsx) with the action's result alone, as the data
- * lines of an in-place navigation (page-data-response.ts) minus the page: `{ actionData }` is
+ * lines of an in-place navigation (page-data-answer.ts) minus the page: `{ actionData }` is
  * the one value, seroval-written, its deferred values streamed and bounded as a page's are. No
  * load runs, the page's nor its layouts': the browser keeps the page on the screen and loads it
  * again itself after a post that held (docs/building-an-app.md#fetchers). The status and headers

@@ -4,7 +4,7 @@ import { NAVIGATION_HEADER, NAVIGATION_SCOPE, NAVIGATION_SCOPE_HEADER } from '..
 /**
  * Whether the request is an in-place navigation asking for the data alone, in a scope it named
  * (client/router.tsx): the scope, or `undefined` for a document. One decision for everything
- * the answer's form depends on: the data answer (render-page.tsx) and the layouts it may leave
+ * the answer's form depends on: the data answer (page-handler.tsx) and the layouts it may leave
  * out (branch-loads.ts). A document always carries every layout's data, whatever else the
  * request says.
  */

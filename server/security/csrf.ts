@@ -169,7 +169,7 @@ export interface FormToken {
 }
 
 /**
- * The page handler's `formToken` (server/render/render-page.tsx): the request's token when its
+ * The page handler's `formToken` (server/render/page-handler.tsx): the request's token when its
  * cookie holds a validly signed one, else a fresh one with its `csrf` cookie (`HttpOnly`,
  * `SameSite=Lax`, `Path=/`, `Secure` over https). The page handler puts the cookie in the
  * document's head, which it writes whole (a header set beforehand sends Node's `writeHead` down

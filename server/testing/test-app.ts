@@ -47,7 +47,7 @@ export function createCapturingLogger(options: AppLoggerOptions = {}): { readonl
  * An app built from its declaration (app/app.ts) as the server builds it, without listening,
  * for the app's own tests (docs/building-an-app.md#testing-the-app). The form-token secret is
  * made for the test; pages render on the server only unless `assets` are given, and their data
- * is checked as the browser would receive it either way (render-page.tsx), as in production.
+ * is checked as the browser would receive it either way (page-handler.tsx), as in production.
  */
 export function createTestApp<Settings>(definition: AppDefinition<Settings>, { env = {}, ...options }: TestAppOptions = {}): TestApp {
   const { logger, logs } = createCapturingLogger(definition.logger);

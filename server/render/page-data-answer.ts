@@ -120,7 +120,7 @@ export function sendPageData(req: Request, res: Response, { status, own, meta, v
     writer?.end();
   }
   // Made before anything is set on the response: if seroval cannot write the value, the throw
-  // becomes the 500 answer (render-page.tsx).
+  // becomes the 500 answer (page-handler.tsx).
   const stream = createDataStream(
     value,
     {

@@ -10,7 +10,7 @@ import { DeferredDataError } from './deferred-data.ts';
 import { streamDocument, type DocumentRoute, type DocumentSettings } from './document-answer.tsx';
 import { fetcherPost, sendFetcherAnswer } from './fetcher-answer.ts';
 import { navigationScope } from './navigation-request.ts';
-import { sendPageData } from './page-data-response.ts';
+import { sendPageData } from './page-data-answer.ts';
 import { createPageHeads } from './page-head.ts';
 import { preparePage, type PageDataSettings, type PreparedPage } from './prepare-page.ts';
 import { startRouteRun, type RouteHandler, type RouteRun, type RouteRunSettings } from './route-run.ts';
@@ -34,7 +34,7 @@ export interface PageHandlerOptions {
   readonly client: { readonly assets: ClientAssets | undefined; readonly routeTable: string | undefined };
 }
 
-/** A page's data instead of its document, for an in-place navigation (page-data-response.ts). */
+/** A page's data instead of its document, for an in-place navigation (page-data-answer.ts). */
 function sendNavigationData(
   page: PreparedPage,
   route: DocumentRoute & { readonly assets: PageDataMeta['assets'] },
@@ -59,7 +59,7 @@ function sendNavigationData(
 /**
  * One route's pages (docs/rendering.md). Per request: a PageLifecycle bounds it and hears the
  * client leave; preparePage runs `load` and shapes the data; then either the document streams
- * (document-answer.tsx) or, for an in-place navigation, the data alone (page-data-response.ts).
+ * (document-answer.tsx) or, for an in-place navigation, the data alone (page-data-answer.ts).
  * A fetcher's post gets its action's result alone, without any load (fetcher-answer.ts).
  */
 export function createPageHandler(routeDefinition: PageRouteDefinition, options: PageHandlerOptions): RouteHandler {
