@@ -10,7 +10,7 @@ import { openRawConnection } from '../support/raw-http.ts';
 import { after } from '../support/settle-after.ts';
 
 /**
- * A page's data for an in-place navigation (server/render/page-data-response.ts) as it streams:
+ * A page's data for an in-place navigation (server/render/page-data-answer.ts) as it streams:
  * its scripts write into the scope the browser named, its first lines leave at once even when
  * compressed, and a client that leaves takes the server's interest in the page's pending values
  * with it.
