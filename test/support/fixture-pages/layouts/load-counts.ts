@@ -1,4 +1,4 @@
-/** How many times each layout fixture's load ran in this process: a navigation that keeps a layout does not run it. */
+/** How many times each layout fixture's load ran in this process: on every request inside it, kept or not (its load may be a guard). */
 const counts = new Map<string, number>();
 
 export function countLoad(id: string): number {
