@@ -4,11 +4,11 @@ import { DESKTOP_CHROME, fixtureSession, watchedPage, type WatchedPage } from '.
 
 const session = fixtureSession();
 
-/** The submitter page (fixture-pages/layouts/submitter.tsx), hydrated, inside the shell and section layouts. */
+/** The guests page (fixture-pages/layouts/guests.tsx: its CodeSubmitter), hydrated, inside the shell and section layouts. */
 async function openSubmitter(): Promise<WatchedPage & { readonly close: () => Promise<void> }> {
   const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
   const watched = await watchedPage(context);
-  await watched.page.goto(`${session.server.origin}/layouts/submitter`);
+  await watched.page.goto(`${session.server.origin}/layouts/guests`);
   await watched.page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
   return { ...watched, close: () => context.close() };
 }
@@ -27,7 +27,7 @@ async function recordStates(page: Page): Promise<() => Promise<string[]>> {
 describe('fetcher.submit() in Chromium', () => {
   test("posts the page's form token in its body, the same as its csrf cookie", async () => {
     const { page, problems, close } = await openSubmitter();
-    const posted = page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === '/layouts/submitter');
+    const posted = page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === '/layouts/guests');
     await page.click('#submit-once');
     const body = new URLSearchParams((await posted).postData() ?? '');
     expect(body.get('name')).toBe('once');
@@ -46,7 +46,7 @@ describe('fetcher.submit() in Chromium', () => {
     await page.click('#submit-twice');
     await page.waitForSelector('#submitter-took:text-is("second")');
     await expect.poll(states).toEqual(['idle', 'submitting', 'loading', 'idle']);
-    expect(await page.textContent('#received')).toContain('second');
+    expect(await page.locator('#guests li', { hasText: 'second' }).count()).toBe(1);
     expect(problems).toEqual([]);
     await close();
   });
@@ -55,8 +55,9 @@ describe('fetcher.submit() in Chromium', () => {
     const { page, problems, close } = await openSubmitter();
     await page.evaluate(() => Reflect.set(window, '__sameDocument', true));
     await page.fill('#shell-input', 'typed in the shell');
-    const data = page.waitForRequest((request) => request.headers()['x-navigation'] === 'data' && new URL(request.url()).pathname === '/layouts/submitter');
-    await page.click('#to-here');
+    const data = page.waitForRequest((request) => request.headers()['x-navigation'] === 'data' && new URL(request.url()).pathname === '/layouts/guests');
+    // The shell's link to the guests page, which is on the screen.
+    await page.click('#to-guests');
     // As React Router revalidates on a link to the current URL (docs/navigation.md#layouts-and-revalidation):
     // no layout named to keep, so each one's data comes again.
     expect((await data).headers()['x-navigation-keep'] ?? '').toBe('');

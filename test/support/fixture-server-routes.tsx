@@ -27,7 +27,6 @@ import { loadCounts } from './fixture-pages/layouts/load-counts.ts';
 import * as layoutOne from './fixture-pages/layouts/one.tsx';
 import * as layoutSection from './fixture-pages/layouts/section.tsx';
 import * as layoutShell from './fixture-pages/layouts/shell.tsx';
-import * as layoutSubmitter from './fixture-pages/layouts/submitter.tsx';
 import * as layoutTwo from './fixture-pages/layouts/two.tsx';
 import * as members from './fixture-pages/members/members.tsx';
 import * as membersAccount from './fixture-pages/members/account.tsx';
@@ -128,19 +127,9 @@ const table: readonly RouteTableEntry[] = [
   layout(
     layoutShell,
     [
-      layout(
-        layoutSection,
-        [
-          route('/layouts/one', layoutOne),
-          route('/layouts/two', layoutTwo),
-          route('/layouts/broken', layoutBroken),
-          route('/layouts/guests', layoutGuests),
-          route('/layouts/submitter', layoutSubmitter),
-        ],
-        {
-          id: 'section',
-        },
-      ),
+      layout(layoutSection, [route('/layouts/one', layoutOne), route('/layouts/two', layoutTwo), route('/layouts/broken', layoutBroken), route('/layouts/guests', layoutGuests)], {
+        id: 'section',
+      }),
     ],
     {
       id: 'shell',

@@ -73,6 +73,33 @@ function GuestForm({ which, fetcherKey, intent }: { readonly which: string; read
   );
 }
 
+/**
+ * `fetcher.submit()` called from code, not a form: once, and twice in a row, so that the second
+ * request aborts the first (test/browser/fetcher-submit.test.ts). Its own fetcher, not a form's.
+ */
+function CodeSubmitter() {
+  const fetcher = useFetcher<typeof action>();
+  const added = fetcher.data !== undefined && 'added' in fetcher.data ? fetcher.data.added : '';
+  return (
+    <p>
+      <button type="button" id="submit-once" onClick={() => void fetcher.submit({ name: 'once' })}>
+        Submit once
+      </button>{' '}
+      <button
+        type="button"
+        id="submit-twice"
+        onClick={() => {
+          void fetcher.submit({ name: 'first' });
+          void fetcher.submit({ name: 'second' });
+        }}
+      >
+        Submit twice
+      </button>{' '}
+      <output id="submitter-state">{fetcher.state}</output> <output id="submitter-took">{added}</output>
+    </p>
+  );
+}
+
 /** Another component on the key of form b's fetcher: it sees the same fetcher. */
 function SharedState() {
   const fetcher = useFetcher<typeof action>({ key: 'guest-b' });
@@ -172,6 +199,7 @@ export default function Guests() {
       <GuestForm which="b" fetcherKey="guest-b" />
       <GuestForm which="c" intent="quiet" />
       <SharedState />
+      <CodeSubmitter />
       <Peek />
       <Visit />
     </main>
