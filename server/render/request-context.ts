@@ -1,6 +1,7 @@
 import { parseCookie } from 'cookie';
 import type { Request } from 'express';
 import type { AppLoadContext, LoadContext, PageRequest, RouteParams } from '../../shared/route-definition.ts';
+import { RequestHeaders } from './request-headers.ts';
 import { requestUrl } from './request-url.ts';
 import { searchParamsOf } from './route-params.ts';
 
@@ -124,18 +125,7 @@ class PageRequestView implements PageRequest {
   }
 
   get headers(): Headers {
-    this.#headers ??= toHeaders(this.#req.headers);
+    this.#headers ??= new RequestHeaders(this.#req.headers);
     return this.#headers;
   }
-}
-
-/** Node's parsed headers as a Fetch `Headers`: names case-insensitive, repeats joined. */
-function toHeaders(incoming: Request['headers']): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(incoming)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else headers.set(name, value);
-  }
-  return headers;
 }
