@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, test } from 'vitest';
+import { DELIVERY_RECHECK_MS } from '../../server/lifecycle/delivery-deadline.ts';
 import { createHttpServer } from '../../server/lifecycle/http-server.ts';
 import { createLogger } from '../../server/observability/logger.ts';
 import type { PageProps } from '../../shared/route-definition.ts';
@@ -187,10 +188,13 @@ describe('a client that never reads answers the kernel took', () => {
 describe('a client that never reads an answer still being streamed', () => {
   test("an app's download larger than the buffers: the client takes nothing more, so it is cut at the deadline, not left to its producer", async () => {
     const { server, port, logs } = await serve();
-    const closed = serverSideClosed(server, DEADLINE_MS + 2_000);
+    const closed = serverSideClosed(server, DEADLINE_MS + DELIVERY_RECHECK_MS + 2_000);
     const saw = await neverReading(port, [get('/download')], logs, closed, { waitForAnswers: false });
-    // Before, it waited for ever: the stream waits for a drain that never comes.
-    expect(await closed).toBeLessThan(DEADLINE_MS + 500);
+    // Before, it waited for ever: the stream waits for a drain that never comes. An answer its
+    // producer still writes at the deadline is looked at again a recheck later (delivery-deadline.ts):
+    // on a busy machine the client's kernel may still be taking bytes at the first look, at the
+    // deadline, and the cut comes at the next.
+    expect(await closed).toBeLessThan(DEADLINE_MS + DELIVERY_RECHECK_MS + 500);
     const cuts = logs.filter((line) => line.msg === CUT_LINE);
     expect(cuts).toHaveLength(1);
     expect(cuts[0]).toMatchObject({ status: 200, deadlineMs: DEADLINE_MS });
