@@ -115,6 +115,21 @@ describe('the Dockerfile', () => {
     .filter((line) => !line.trimStart().startsWith('#'))
     .join('\n');
 
+  test("is a new app's image recipe too: the template's Dockerfile runs the same instructions, but installs without a lock", () => {
+    // The template's copy stands alone in each new app, so it is held to this one instead of read from it.
+    const template = readFileSync(join(import.meta.dirname, '..', '..', 'template', 'Dockerfile'), 'utf8')
+      .split('\n')
+      .filter((line) => !line.trimStart().startsWith('#'))
+      .join('\n');
+    // A new app may have no package-lock.json yet: copied if there, and `npm install` makes one where `npm ci` would refuse.
+    const withoutLock = [
+      ['COPY package.json package-lock.json* ./', 'COPY package.json package-lock.json ./'],
+      ['RUN npm install --no-audit --no-fund', 'RUN npm ci --no-audit --no-fund'],
+    ] as const;
+    for (const [theirs] of withoutLock) expect(template).toContain(theirs);
+    expect(withoutLock.reduce((text, [theirs, ours]) => text.replace(theirs, ours), template)).toBe(instructions);
+  });
+
   test('sets no secret and never MAKE_MISSING_SECRETS, which is for npm start alone', () => {
     expect(instructions).not.toMatch(/MAKE_MISSING_SECRETS|CSRF_SECRET|SESSION_SECRET/);
   });
