@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import { APP_NAME } from '../shared/app-info.ts';
 import type { ResolvedApp } from './app-definition.ts';
-import { DEFAULTS, type PageSettings, type TrustProxy } from './config.ts';
+import { DEFAULTS, PAGE_DEFAULTS, type PageSettings, type TrustProxy } from './config.ts';
 import { resolveAnalytics, type AnalyticsOptions, type AnalyticsScripts } from './render/analytics.ts';
 import { ASSETS_PATH, type ClientAssets } from './render/client-assets.ts';
 import { createContentSecurityPolicy, styleHashSource, type ContentSecurityPolicy, type PolicySources } from './security/content-security-policy.ts';
@@ -52,8 +52,8 @@ export interface AppOptions {
   readonly trustProxy?: TrustProxy;
   /**
    * What pages and resource routes are bound by (`PageSettings`: the render timeout, default
-   * `DEFAULTS.renderTimeoutMs`, 10 s; compression, default on), handed to the page handlers as
-   * one group: each left out takes its default.
+   * 10 s; compression, default on), handed to the page handlers as one group: each left out
+   * takes its default (`PAGE_DEFAULTS`).
    */
   readonly pages?: Partial<PageSettings> | undefined;
   /** Shows error messages and stacks on the error page. Default false: never in production. */
@@ -218,7 +218,7 @@ function pageHandlerOptions(options: AppOptions, { development, telemetry, csrf,
   const { publicOrigin, metrics, assets } = options;
   const { site, getLoadContext } = options.app;
   // Resolved once, here: the group goes to the handlers as it is, each part read where it is used.
-  const pages: PageSettings = { renderTimeoutMs: DEFAULTS.renderTimeoutMs, compression: DEFAULTS.compression, ...options.pages };
+  const pages: PageSettings = { ...PAGE_DEFAULTS, ...options.pages };
   const { renderTimeoutMs, compression } = pages;
   return {
     pages,

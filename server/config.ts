@@ -11,7 +11,6 @@ export type TrustProxy = boolean | number | string | readonly string[];
 export type Environment = 'production' | 'development' | 'test';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
-/** Everything the process can be told, parsed once at start (docs/deployment.md). */
 /** When the overload guard refuses new work (lifecycle/overload-guard.ts); 0 leaves a limit unchecked. */
 export interface OverloadLimits {
   /** Mean event-loop delay over the last sample, in ms. */
@@ -26,8 +25,9 @@ export interface OverloadLimits {
 
 /**
  * The settings every page and resource answer is bound by (docs/rendering.md), as one group from
- * the environment to the page handlers: a new one is declared here and read in `parseConfig`,
- * and reaches them as it is (`Config.pages`, `AppOptions.pages`, `PageHandlerOptions.pages`).
+ * the environment to the page handlers: a new one is declared here with its default in
+ * `PAGE_DEFAULTS`, read in `parseConfig`, and reaches them as it is (`Config.pages`,
+ * `AppOptions.pages`, `PageHandlerOptions.pages`).
  */
 export interface PageSettings {
   /** `RENDER_TIMEOUT_MS`: bounds each request's run, from its first handler to its answer's delivery. */
@@ -36,43 +36,91 @@ export interface PageSettings {
   readonly compression: boolean;
 }
 
-export interface Config {
-  readonly environment: Environment;
+/** Each page setting's default: the environment's when unset, and createApp's for one left out. */
+export const PAGE_DEFAULTS: PageSettings = { renderTimeoutMs: 10_000, compression: true };
+
+/** Where a listener binds (`PORT`/`HOST`, `METRICS_PORT`/`METRICS_HOST`). */
+export interface ListenAddress {
   readonly port: number;
   readonly host: string | undefined;
-  readonly logLevel: LogLevel;
-  readonly publicOrigin: URL | undefined;
-  readonly trustProxy: TrustProxy;
+}
+
+/** The public listener: its address and how it takes connections (server/lifecycle/listen-sockets.ts). */
+export interface ListenSettings extends ListenAddress {
+  /** `LISTEN_BACKLOG`: connections the kernel holds for the server before it accepts them. */
+  readonly backlog: number;
+  /** `LISTEN_SOCKETS`: listening sockets on the port. */
+  readonly sockets: number;
+}
+
+/** How long Node's HTTP server keeps a connection and waits for a request (server/lifecycle/http-server.ts). */
+export interface ConnectionTimeouts {
   readonly keepAliveTimeoutMs: number;
   readonly headersTimeoutMs: number;
   readonly requestTimeoutMs: number;
+}
+
+/** What the app believes of the proxy in front (docs/deployment.md): `createApp` takes these as they are. */
+export interface ProxySettings {
+  /** `PUBLIC_ORIGIN`: absolute URLs and the error page's host come from here, never from request headers. */
+  readonly publicOrigin: URL | undefined;
+  /** `TRUST_PROXY`: which peers' `X-Forwarded-*` headers to believe. */
+  readonly trustProxy: TrustProxy;
+}
+
+/** A graceful shutdown's two waits (server/lifecycle/graceful-shutdown.ts). */
+export interface ShutdownSettings {
+  /** `SHUTDOWN_DELAY_MS`: answering, with readiness 503, before the listener closes. */
+  readonly delayMs: number;
+  /** `SHUTDOWN_DEADLINE_MS`: how long in-flight answers may take after that. */
+  readonly deadlineMs: number;
+}
+
+/** The hosting provider's scripts (docs/observability.md): `true` for its default path, a URL for another, `false` off. */
+export interface AnalyticsSettings {
+  readonly pageViews: boolean | string;
+  readonly speedInsights: boolean | string;
+}
+
+/** First-party web vitals and client error reports (`WEB_VITALS`, `TELEMETRY_RATE_PER_MINUTE`). */
+export interface TelemetrySettings {
+  readonly enabled: boolean;
+  readonly ratePerMinute: number;
+}
+
+/** Form posts' cross-site check (docs/security.md). */
+export interface FormSettings {
+  /** `CSRF_SECRET`: signs the form tokens. Never logged. */
+  readonly secret: string;
+  /** It was unset (development and test, or MAKE_MISSING_SECRETS): `secret` was made for this process. */
+  readonly secretGenerated: boolean;
+}
+
+/**
+ * Everything the process can be told, parsed once at start (docs/deployment.md), grouped by the
+ * part that takes it: each group is handed to its part as it is, so a new setting is declared in
+ * its group and read in `parseConfig`, and nothing between reshapes it.
+ */
+export interface Config {
+  readonly environment: Environment;
+  readonly logLevel: LogLevel;
+  readonly listen: ListenSettings;
+  readonly connections: ConnectionTimeouts;
+  readonly proxy: ProxySettings;
   /** What pages and resource routes are bound by: the render timeout, compression. */
   readonly pages: PageSettings;
-  /** Connections the kernel holds for the server before it accepts them (`LISTEN_BACKLOG`). */
-  readonly listenBacklog: number;
-  /** Listening sockets on PORT (`LISTEN_SOCKETS`, server/lifecycle/listen-sockets.ts). */
-  readonly listenSockets: number;
   /** When the server refuses new work with 503 (docs/security.md#overload); `undefined`: never (`OVERLOAD_GUARD=off`). */
   readonly overload: OverloadLimits | undefined;
-  readonly shutdownDelayMs: number;
-  readonly shutdownDeadlineMs: number;
+  readonly shutdown: ShutdownSettings;
   /** Folder of the built client (manifest and `/assets/` files). */
   readonly assetsDir: string;
-  /** docs/observability.md: `true` for the provider's default script path, a URL for another, `false` off. */
-  readonly analyticsPageViews: boolean | string;
-  readonly analyticsSpeedInsights: boolean | string;
-  /** First-party web vitals and client error reports. */
-  readonly webVitals: boolean;
-  readonly telemetryRatePerMinute: number;
-  /** Prometheus listener; `undefined` keeps it off. */
-  readonly metricsPort: number | undefined;
-  readonly metricsHost: string | undefined;
+  readonly analytics: AnalyticsSettings;
+  readonly telemetry: TelemetrySettings;
+  /** The Prometheus listener; `undefined` keeps it off (`METRICS_PORT` unset). */
+  readonly metrics: ListenAddress | undefined;
   /** Development only: where `npm run dev` serves reload events. */
   readonly liveReloadUrl: URL | undefined;
-  /** Signs the form tokens of the cross-site check (docs/security.md). Never logged. */
-  readonly csrfSecret: string;
-  /** `CSRF_SECRET` was unset (development and test, or MAKE_MISSING_SECRETS): `csrfSecret` was made for this process. */
-  readonly csrfSecretGenerated: boolean;
+  readonly forms: FormSettings;
 }
 
 /**
@@ -83,11 +131,9 @@ export const DEFAULTS = {
   port: 3000,
   keepAliveTimeoutMs: 65_000,
   requestTimeoutMs: 300_000,
-  renderTimeoutMs: 10_000,
   shutdownDelayMsProduction: 5_000,
   shutdownDeadlineMs: 20_000,
   telemetryRatePerMinute: 60,
-  compression: true,
   listenBacklog: 2_048,
   // SO_REUSEPORT as Node offers it: Linux here; macOS and Windows would refuse to listen.
   listenSockets: process.platform === 'linux' ? 16 : 1,
@@ -266,7 +312,7 @@ function devSecretsFile(env: Env, environment: Environment): string | undefined 
  * Elsewhere (or with MAKE_MISSING_SECRETS) an unset secret is made for the process. The value
  * never appears in a message.
  */
-function csrfSecret(env: Env, name: string, environment: Environment): { readonly csrfSecret: string; readonly csrfSecretGenerated: boolean } {
+function csrfSecret(env: Env, name: string, environment: Environment): FormSettings {
   const raw = read(env, name);
   const mayMake = mayMakeSecrets(env, environment);
   const expected = `a secret of at least ${CSRF_SECRET_MIN_LENGTH} characters, required when NODE_ENV=production (e.g. openssl rand -base64 48)`;
@@ -274,11 +320,11 @@ function csrfSecret(env: Env, name: string, environment: Environment): { readonl
   const keptIn = devSecretsFile(env, environment);
   if (raw === undefined) {
     if (!mayMake) throw new ConfigError(name, '', expected);
-    if (keptIn !== undefined) return { csrfSecret: keptDevSecret(keptIn, name, CSRF_SECRET_MIN_LENGTH), csrfSecretGenerated: false };
-    return { csrfSecret: randomBytes(32).toString('base64url'), csrfSecretGenerated: true };
+    if (keptIn !== undefined) return { secret: keptDevSecret(keptIn, name, CSRF_SECRET_MIN_LENGTH), secretGenerated: false };
+    return { secret: randomBytes(32).toString('base64url'), secretGenerated: true };
   }
   if (raw.length < CSRF_SECRET_MIN_LENGTH) throw new ConfigError(name, `<${raw.length} characters, not shown>`, expected);
-  return { csrfSecret: raw, csrfSecretGenerated: false };
+  return { secret: raw, secretGenerated: false };
 }
 
 /**
@@ -290,7 +336,7 @@ function csrfSecret(env: Env, name: string, environment: Environment): { readonl
  */
 export function readSecret(env: Env, name: string): string {
   const environment = oneOf<Environment>(env, 'NODE_ENV', ['production', 'development', 'test'], 'production');
-  return csrfSecret(env, name, environment).csrfSecret;
+  return csrfSecret(env, name, environment).secret;
 }
 
 const MIB = 1_048_576;
@@ -327,35 +373,38 @@ export function parseConfig(env: Env, defaults: { readonly assetsDir: string }):
     // Node refuses a headers timeout longer than the request timeout.
     throw new ConfigError('REQUEST_TIMEOUT_MS', String(requestTimeoutMs), `0 or at least HEADERS_TIMEOUT_MS (${headersTimeoutMs})`);
   }
+  const metricsPort = optionalPort(env, 'METRICS_PORT');
+  const metricsHost = listenHost(env, 'METRICS_HOST');
   return {
     environment,
-    port: integer(env, 'PORT', DEFAULTS.port, 0, 65_535),
-    host: listenHost(env, 'HOST'),
     logLevel: oneOf<LogLevel>(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
-    publicOrigin: origin(env, 'PUBLIC_ORIGIN'),
-    trustProxy: trustProxy(env, 'TRUST_PROXY'),
-    keepAliveTimeoutMs,
-    headersTimeoutMs,
-    requestTimeoutMs,
-    pages: {
-      renderTimeoutMs: integer(env, 'RENDER_TIMEOUT_MS', DEFAULTS.renderTimeoutMs, 1, HOUR_MS),
-      compression: onOff(env, 'COMPRESSION', DEFAULTS.compression),
+    listen: {
+      port: integer(env, 'PORT', DEFAULTS.port, 0, 65_535),
+      host: listenHost(env, 'HOST'),
+      // The kernel caps it at net.core.somaxconn.
+      backlog: integer(env, 'LISTEN_BACKLOG', DEFAULTS.listenBacklog, 1, 65_535),
+      sockets: integer(env, 'LISTEN_SOCKETS', DEFAULTS.listenSockets, 1, 256),
     },
-    // The kernel caps it at net.core.somaxconn.
-    listenBacklog: integer(env, 'LISTEN_BACKLOG', DEFAULTS.listenBacklog, 1, 65_535),
-    listenSockets: integer(env, 'LISTEN_SOCKETS', DEFAULTS.listenSockets, 1, 256),
+    connections: { keepAliveTimeoutMs, headersTimeoutMs, requestTimeoutMs },
+    proxy: { publicOrigin: origin(env, 'PUBLIC_ORIGIN'), trustProxy: trustProxy(env, 'TRUST_PROXY') },
+    pages: {
+      renderTimeoutMs: integer(env, 'RENDER_TIMEOUT_MS', PAGE_DEFAULTS.renderTimeoutMs, 1, HOUR_MS),
+      compression: onOff(env, 'COMPRESSION', PAGE_DEFAULTS.compression),
+    },
     overload: overloadLimits(env),
-    shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', environment === 'production' ? DEFAULTS.shutdownDelayMsProduction : 0, 0, HOUR_MS),
-    shutdownDeadlineMs: integer(env, 'SHUTDOWN_DEADLINE_MS', DEFAULTS.shutdownDeadlineMs, 0, HOUR_MS),
+    shutdown: {
+      delayMs: integer(env, 'SHUTDOWN_DELAY_MS', environment === 'production' ? DEFAULTS.shutdownDelayMsProduction : 0, 0, HOUR_MS),
+      deadlineMs: integer(env, 'SHUTDOWN_DEADLINE_MS', DEFAULTS.shutdownDeadlineMs, 0, HOUR_MS),
+    },
     assetsDir: read(env, 'ASSETS_DIR') ?? defaults.assetsDir,
-    analyticsPageViews: scriptSwitch(env, 'ANALYTICS_PAGE_VIEWS'),
-    analyticsSpeedInsights: scriptSwitch(env, 'ANALYTICS_SPEED_INSIGHTS'),
-    webVitals: onOff(env, 'WEB_VITALS', false),
-    telemetryRatePerMinute: integer(env, 'TELEMETRY_RATE_PER_MINUTE', DEFAULTS.telemetryRatePerMinute, 1, 100_000),
-    metricsPort: optionalPort(env, 'METRICS_PORT'),
-    metricsHost: listenHost(env, 'METRICS_HOST'),
+    analytics: { pageViews: scriptSwitch(env, 'ANALYTICS_PAGE_VIEWS'), speedInsights: scriptSwitch(env, 'ANALYTICS_SPEED_INSIGHTS') },
+    telemetry: {
+      enabled: onOff(env, 'WEB_VITALS', false),
+      ratePerMinute: integer(env, 'TELEMETRY_RATE_PER_MINUTE', DEFAULTS.telemetryRatePerMinute, 1, 100_000),
+    },
+    metrics: metricsPort === undefined ? undefined : { port: metricsPort, host: metricsHost },
     liveReloadUrl: environment === 'development' ? origin(env, 'LIVE_RELOAD_URL', true) : undefined,
     // Last: a value refused above is named before a missing secret.
-    ...csrfSecret(env, 'CSRF_SECRET', environment),
+    forms: csrfSecret(env, 'CSRF_SECRET', environment),
   };
 }

@@ -5,7 +5,22 @@
  */
 
 export { defineApp, resolveApp, type AppDefinition, type Environment, type ResolvedApp } from './app-definition.ts';
-export { ConfigError, parseConfig, readSecret, type Config, type PageSettings } from './config.ts';
+export {
+  ConfigError,
+  PAGE_DEFAULTS,
+  parseConfig,
+  readSecret,
+  type AnalyticsSettings,
+  type Config,
+  type ConnectionTimeouts,
+  type FormSettings,
+  type ListenAddress,
+  type ListenSettings,
+  type PageSettings,
+  type ProxySettings,
+  type ShutdownSettings,
+  type TelemetrySettings,
+} from './config.ts';
 export {
   createCookieSessionStorage,
   MAX_SESSION_COOKIE_BYTES,

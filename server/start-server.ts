@@ -136,32 +136,30 @@ export async function startServer(config: Config, definition: ResolvedApp, optio
   installCrashLog(logger, (code) => process.exit(code));
   const assets = loadClientBuild(config.assetsDir, logger);
   const readiness = new ReadinessState();
-  const metrics = config.metricsPort === undefined ? undefined : await createMetrics();
+  const metrics = config.metrics === undefined ? undefined : await createMetrics();
+  // Each group of the configuration goes to its part as it was read (config.ts).
   const app = createApp({
     app: definition,
     logger,
     assets,
-    publicOrigin: config.publicOrigin,
-    trustProxy: config.trustProxy,
+    ...config.proxy,
     pages: config.pages,
     development: config.environment === 'development',
     readiness,
     liveReloadUrl: config.liveReloadUrl,
-    analytics: { pageViews: config.analyticsPageViews, speedInsights: config.analyticsSpeedInsights },
-    telemetry: { enabled: config.webVitals, ratePerMinute: config.telemetryRatePerMinute },
+    analytics: config.analytics,
+    telemetry: config.telemetry,
     metrics,
     overload: config.overload,
-    forms: { secret: config.csrfSecret },
+    forms: config.forms,
   });
-  if (config.csrfSecretGenerated) {
+  if (config.forms.secretGenerated) {
     // Never the secret itself: only that there is none to share (docs/security.md).
     logger.info({ setting: 'CSRF_SECRET', environment: config.environment }, 'CSRF_SECRET not set: form tokens are signed with a random secret made for this process');
   }
 
   const server = createHttpServer(options.wrap?.(app) ?? app, {
-    keepAliveTimeoutMs: config.keepAliveTimeoutMs,
-    headersTimeoutMs: config.headersTimeoutMs,
-    requestTimeoutMs: config.requestTimeoutMs,
+    ...config.connections,
     // A page's render timeout also bounds the delivery of every answer (docs/deployment.md).
     deliveryTimeoutMs: config.pages.renderTimeoutMs,
     logger,
@@ -175,28 +173,27 @@ export async function startServer(config: Config, definition: ResolvedApp, optio
     alsoClose: metricsServer === undefined ? [] : [metricsServer],
     readiness,
     logger,
-    delayMs: config.shutdownDelayMs,
-    deadlineMs: config.shutdownDeadlineMs,
+    ...config.shutdown,
     exit: (code) => process.exit(code),
   });
 
-  if (metricsServer !== undefined && config.metricsPort !== undefined) {
+  if (metricsServer !== undefined && config.metrics !== undefined) {
     // Scrapes must not keep the process alive during shutdown.
     metricsServer.unref();
-    const listener = { portSetting: 'METRICS_PORT', hostSetting: 'METRICS_HOST', port: config.metricsPort, host: config.metricsHost } as const;
+    const listener = { portSetting: 'METRICS_PORT', hostSetting: 'METRICS_HOST', ...config.metrics } as const;
     const { port } = await listen(metricsServer, listener, logger);
-    logger.info({ port, host: config.metricsHost ?? null }, 'metrics listening');
+    logger.info({ port, host: config.metrics.host ?? null }, 'metrics listening');
   }
   // A backlog past Node's 511: a burst of connections waits in the kernel's queue to be accepted
   // in order, rather than having its SYNs dropped and retried a second, three, seven later; and
   // several sockets, so that a busy event loop still accepts them (docs/security.md#overload).
-  const publicListener = { portSetting: 'PORT', hostSetting: 'HOST', port: config.port, host: config.host, backlog: config.listenBacklog, sockets: config.listenSockets } as const;
+  const publicListener = { portSetting: 'PORT', hostSetting: 'HOST', ...config.listen } as const;
   const listening = await listen(server, publicListener, logger);
   const { port } = listening;
   extraSockets = listening;
   // And should anything else close the server, with its last connection.
   server.once('close', () => void listening.close());
   const compileCache = options.compileCache === undefined ? {} : { compileCache: options.compileCache };
-  logger.info({ port, host: config.host ?? null, environment: config.environment, ...compileCache }, 'listening');
+  logger.info({ port, host: config.listen.host ?? null, environment: config.environment, ...compileCache }, 'listening');
   return { server, logger };
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { DEFAULTS } from '../config.ts';
+import { PAGE_DEFAULTS } from '../config.ts';
 import { createBareAnswer } from '../errors/bare-answer.ts';
 import { setAsideUnreadableTarget } from '../http/request-target.ts';
 import { MAX_PENDING_ANSWERS } from './answer-queue.ts';
@@ -19,7 +19,7 @@ export interface HttpServerOptions {
    * Every answer the app has written must have reached the client this long after its request
    * arrived (acknowledged by its kernel, delivery-deadline.ts), or the connection is reset: the
    * bound pages have from the render timeout, for every answer. Default
-   * `DEFAULTS.renderTimeoutMs` (10 s); pass the configured render timeout.
+   * `PAGE_DEFAULTS.renderTimeoutMs` (10 s); pass the configured render timeout.
    */
   readonly deliveryTimeoutMs?: number;
   readonly logger?: Logger;
@@ -41,7 +41,7 @@ export const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
  * `deliveryTimeoutMs`.
  */
 export function createHttpServer(app: RequestListener, options: HttpServerOptions = {}): Server {
-  const guard = new ConnectionGuard(options.deliveryTimeoutMs ?? DEFAULTS.renderTimeoutMs, options.logger);
+  const guard = new ConnectionGuard(options.deliveryTimeoutMs ?? PAGE_DEFAULTS.renderTimeoutMs, options.logger);
   const server = createServer(
     {
       requireHostHeader: false,

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import createExpress from 'express';
 import { describe, expect, test } from 'vitest';
-import { ConfigError, DEFAULTS, parseConfig, readSecret } from '../../server/config.ts';
+import { ConfigError, DEFAULTS, PAGE_DEFAULTS, parseConfig, readSecret } from '../../server/config.ts';
 import { FIXTURE_MAIN_ENTRY } from '../support/fixture-server-build.ts';
 
 const defaults = { assetsDir: '/srv/client' };
@@ -16,33 +16,26 @@ describe('configuration defaults', () => {
     const config = parse({});
     expect(config).toMatchObject({
       environment: 'production',
-      port: 3000,
-      host: undefined,
       logLevel: 'info',
-      publicOrigin: undefined,
-      trustProxy: false,
-      keepAliveTimeoutMs: 65_000,
-      headersTimeoutMs: 66_000,
-      requestTimeoutMs: 300_000,
+      listen: { port: 3000, host: undefined },
+      proxy: { publicOrigin: undefined, trustProxy: false },
+      connections: { keepAliveTimeoutMs: 65_000, headersTimeoutMs: 66_000, requestTimeoutMs: 300_000 },
       pages: { renderTimeoutMs: 10_000, compression: true },
-      shutdownDelayMs: 5_000,
-      shutdownDeadlineMs: 20_000,
+      shutdown: { delayMs: 5_000, deadlineMs: 20_000 },
       assetsDir: '/srv/client',
-      analyticsPageViews: false,
-      analyticsSpeedInsights: false,
-      webVitals: false,
-      telemetryRatePerMinute: 60,
-      metricsPort: undefined,
-      metricsHost: undefined,
+      analytics: { pageViews: false, speedInsights: false },
+      telemetry: { enabled: false, ratePerMinute: 60 },
+      metrics: undefined,
       liveReloadUrl: undefined,
     });
-    expect(config.headersTimeoutMs).toBeGreaterThan(config.keepAliveTimeoutMs);
-    expect(DEFAULTS.keepAliveTimeoutMs).toBe(config.keepAliveTimeoutMs);
+    expect(config.connections.headersTimeoutMs).toBeGreaterThan(config.connections.keepAliveTimeoutMs);
+    expect(DEFAULTS.keepAliveTimeoutMs).toBe(config.connections.keepAliveTimeoutMs);
+    expect(PAGE_DEFAULTS).toEqual(config.pages);
   });
 
   test('wait no shutdown delay in development and tests', () => {
-    expect(parse({ NODE_ENV: 'development' }).shutdownDelayMs).toBe(0);
-    expect(parse({ NODE_ENV: 'test' }).shutdownDelayMs).toBe(0);
+    expect(parse({ NODE_ENV: 'development' }).shutdown.delayMs).toBe(0);
+    expect(parse({ NODE_ENV: 'test' }).shutdown.delayMs).toBe(0);
   });
 });
 
@@ -63,40 +56,42 @@ describe('configuration values', () => {
       METRICS_PORT: '9464',
     });
     expect(config).toMatchObject({
-      port: 8080,
-      host: '127.0.0.1',
+      listen: { port: 8080, host: '127.0.0.1' },
       logLevel: 'warn',
-      keepAliveTimeoutMs: 75_000,
-      headersTimeoutMs: 76_000,
+      connections: { keepAliveTimeoutMs: 75_000, headersTimeoutMs: 76_000 },
       pages: { renderTimeoutMs: 2_500, compression: true },
-      shutdownDelayMs: 0,
-      shutdownDeadlineMs: 1_000,
-      analyticsPageViews: true,
-      analyticsSpeedInsights: 'https://cdn.example.com/si.js',
-      webVitals: true,
-      metricsPort: 9464,
+      shutdown: { delayMs: 0, deadlineMs: 1_000 },
+      analytics: { pageViews: true, speedInsights: 'https://cdn.example.com/si.js' },
+      telemetry: { enabled: true },
+      metrics: { port: 9464, host: undefined },
     });
-    expect(config.publicOrigin?.hostname).toBe('shop.example.com');
+    expect(config.proxy.publicOrigin?.hostname).toBe('shop.example.com');
   });
 
   test.each([
-    ['HOST', '::', 'host', '::'],
-    ['HOST', 'localhost', 'host', 'localhost'],
-    ['HEADERS_TIMEOUT_MS', '70000', 'headersTimeoutMs', 70_000],
-    ['REQUEST_TIMEOUT_MS', '0', 'requestTimeoutMs', 0],
-    ['REQUEST_TIMEOUT_MS', '120000', 'requestTimeoutMs', 120_000],
-    ['SHUTDOWN_DELAY_MS', '15000', 'shutdownDelayMs', 15_000],
+    ['HOST', '::', 'listen.host', '::'],
+    ['HOST', 'localhost', 'listen.host', 'localhost'],
+    ['HEADERS_TIMEOUT_MS', '70000', 'connections.headersTimeoutMs', 70_000],
+    ['REQUEST_TIMEOUT_MS', '0', 'connections.requestTimeoutMs', 0],
+    ['REQUEST_TIMEOUT_MS', '120000', 'connections.requestTimeoutMs', 120_000],
+    ['SHUTDOWN_DELAY_MS', '15000', 'shutdown.delayMs', 15_000],
     ['ASSETS_DIR', '/opt/app/client', 'assetsDir', '/opt/app/client'],
-    ['ANALYTICS_PAGE_VIEWS', '/scripts/pv.js', 'analyticsPageViews', '/scripts/pv.js'],
-    ['ANALYTICS_PAGE_VIEWS', 'https://cdn.example.com:8443/v1/pv.js?site=a-1', 'analyticsPageViews', 'https://cdn.example.com:8443/v1/pv.js?site=a-1'],
-    ['ANALYTICS_SPEED_INSIGHTS', 'off', 'analyticsSpeedInsights', false],
-    ['WEB_VITALS', 'off', 'webVitals', false],
-    ['TELEMETRY_RATE_PER_MINUTE', '600', 'telemetryRatePerMinute', 600],
-    ['METRICS_HOST', '127.0.0.1', 'metricsHost', '127.0.0.1'],
+    ['ANALYTICS_PAGE_VIEWS', '/scripts/pv.js', 'analytics.pageViews', '/scripts/pv.js'],
+    ['ANALYTICS_PAGE_VIEWS', 'https://cdn.example.com:8443/v1/pv.js?site=a-1', 'analytics.pageViews', 'https://cdn.example.com:8443/v1/pv.js?site=a-1'],
+    ['ANALYTICS_SPEED_INSIGHTS', 'off', 'analytics.speedInsights', false],
+    ['WEB_VITALS', 'off', 'telemetry.enabled', false],
+    ['TELEMETRY_RATE_PER_MINUTE', '600', 'telemetry.ratePerMinute', 600],
     ['LOG_LEVEL', 'silent', 'logLevel', 'silent'],
     ['NODE_ENV', 'test', 'environment', 'test'],
-  ] as const)('read %s=%s', (variable, raw, key, expected) => {
-    expect(parse({ [variable]: raw })[key]).toEqual(expected);
+  ] as const)('read %s=%s into %s', (variable, raw, path, expected) => {
+    const value = path.split('.').reduce<unknown>((group, key) => Reflect.get(Object(group), key), parse({ [variable]: raw }));
+    expect(value).toEqual(expected);
+  });
+
+  test('read METRICS_HOST beside METRICS_PORT, and refuse a bad one even with the metrics off', () => {
+    expect(parse({ METRICS_PORT: '9464', METRICS_HOST: '127.0.0.1' }).metrics).toEqual({ port: 9464, host: '127.0.0.1' });
+    expect(parse({ METRICS_HOST: '127.0.0.1' }).metrics).toBeUndefined();
+    expect(() => parse({ METRICS_HOST: '256.1.1.1' })).toThrow('Invalid METRICS_HOST="256.1.1.1"');
   });
 
   test.each([
@@ -113,7 +108,7 @@ describe('configuration values', () => {
   });
 
   test('treat an empty value as unset', () => {
-    expect(parse({ PORT: '', TRUST_PROXY: ' ', COMPRESSION: '' })).toMatchObject({ port: 3000, trustProxy: false, pages: { compression: true } });
+    expect(parse({ PORT: '', TRUST_PROXY: ' ', COMPRESSION: '' })).toMatchObject({ listen: { port: 3000 }, proxy: { trustProxy: false }, pages: { compression: true } });
   });
 
   test.each([
@@ -124,7 +119,7 @@ describe('configuration values', () => {
     ['10.0.0.0/8, 192.168.1.1', ['10.0.0.0/8', '192.168.1.1']],
     ['::1,fd00::/8,uniquelocal', ['::1', 'fd00::/8', 'uniquelocal']],
   ])('accept TRUST_PROXY=%s as Express does', (raw, expected) => {
-    expect(parse({ TRUST_PROXY: raw }).trustProxy).toEqual(expected);
+    expect(parse({ TRUST_PROXY: raw }).proxy.trustProxy).toEqual(expected);
   });
 
   test('take a subnet list exactly when Express does: what it would refuse at start is refused here, naming the variable', () => {
@@ -166,8 +161,8 @@ describe('configuration values', () => {
 
   test('a keep-alive long enough to push the headers timeout past the request timeout default takes the request timeout along', () => {
     // Before, this refused REQUEST_TIMEOUT_MS, which the operator never set.
-    expect(parse({ KEEP_ALIVE_TIMEOUT_MS: '300000' })).toMatchObject({ keepAliveTimeoutMs: 300_000, headersTimeoutMs: 301_000, requestTimeoutMs: 301_000 });
-    expect(parse({ HEADERS_TIMEOUT_MS: '400000' })).toMatchObject({ headersTimeoutMs: 400_000, requestTimeoutMs: 400_000 });
+    expect(parse({ KEEP_ALIVE_TIMEOUT_MS: '300000' }).connections).toEqual({ keepAliveTimeoutMs: 300_000, headersTimeoutMs: 301_000, requestTimeoutMs: 301_000 });
+    expect(parse({ HEADERS_TIMEOUT_MS: '400000' }).connections).toMatchObject({ headersTimeoutMs: 400_000, requestTimeoutMs: 400_000 });
     // One the operator sets is still checked, and named.
     expect(() => parse({ KEEP_ALIVE_TIMEOUT_MS: '300000', REQUEST_TIMEOUT_MS: '300000' })).toThrow('Invalid REQUEST_TIMEOUT_MS="300000"');
   });
@@ -276,16 +271,16 @@ describe('CSRF_SECRET', () => {
   });
 
   test('is read as given, and never made up, in production', () => {
-    expect(parse({})).toMatchObject({ csrfSecret: SECRET, csrfSecretGenerated: false });
+    expect(parse({}).forms).toEqual({ secret: SECRET, secretGenerated: false });
   });
 
   test.each(['development', 'test'])('is made for the process when unset with NODE_ENV=%s', (environment) => {
     const first = parseConfig({ NODE_ENV: environment }, defaults);
     const second = parseConfig({ NODE_ENV: environment }, defaults);
-    expect(first.csrfSecretGenerated).toBe(true);
-    expect(first.csrfSecret.length).toBeGreaterThanOrEqual(32);
-    expect(first.csrfSecret).not.toBe(second.csrfSecret);
-    expect(parse({ NODE_ENV: environment })).toMatchObject({ csrfSecret: SECRET, csrfSecretGenerated: false });
+    expect(first.forms.secretGenerated).toBe(true);
+    expect(first.forms.secret.length).toBeGreaterThanOrEqual(32);
+    expect(first.forms.secret).not.toBe(second.forms.secret);
+    expect(parse({ NODE_ENV: environment }).forms).toEqual({ secret: SECRET, secretGenerated: false });
   });
 
   test('shorter than 32 characters is refused without showing the value', () => {
@@ -306,16 +301,16 @@ describe('MAKE_MISSING_SECRETS (npm start)', () => {
   test('on: production without CSRF_SECRET or an app secret starts with ones made for the process, a new one each time', () => {
     const env = { MAKE_MISSING_SECRETS: 'on' };
     const first = parseConfig(env, defaults);
-    expect(first).toMatchObject({ environment: 'production', csrfSecretGenerated: true });
-    expect(first.csrfSecret.length).toBeGreaterThanOrEqual(32);
-    expect(parseConfig(env, defaults).csrfSecret).not.toBe(first.csrfSecret);
+    expect(first).toMatchObject({ environment: 'production', forms: { secretGenerated: true } });
+    expect(first.forms.secret.length).toBeGreaterThanOrEqual(32);
+    expect(parseConfig(env, defaults).forms.secret).not.toBe(first.forms.secret);
     const appSecret = readSecret(env, 'ANY_APP_SECRET');
     expect(appSecret.length).toBeGreaterThanOrEqual(32);
     expect(readSecret(env, 'ANY_APP_SECRET')).not.toBe(appSecret);
   });
 
   test('on: a secret that is set is used as given, and one too short is still refused', () => {
-    expect(parse({ MAKE_MISSING_SECRETS: 'on' })).toMatchObject({ csrfSecret: SECRET, csrfSecretGenerated: false });
+    expect(parse({ MAKE_MISSING_SECRETS: 'on' }).forms).toEqual({ secret: SECRET, secretGenerated: false });
     expect(readSecret({ MAKE_MISSING_SECRETS: 'on', APP_SECRET: SECRET }, 'APP_SECRET')).toBe(SECRET);
     expect(() => readSecret({ MAKE_MISSING_SECRETS: 'on', APP_SECRET: 'short' }, 'APP_SECRET')).toThrow('Invalid APP_SECRET="<5 characters, not shown>"');
   });
@@ -336,8 +331,7 @@ describe('the overload settings', () => {
   test('default to refusing past 100 ms of event-loop delay, with Retry-After: 2, a backlog of 2,048 and 16 listening sockets on Linux', () => {
     const config = parse({});
     expect(config.overload).toEqual({ maxEventLoopDelayMs: 100, maxInFlight: 0, maxHeapUsedBytes: 0, maxRssBytes: 0, retryAfterSeconds: 2 });
-    expect(config.listenBacklog).toBe(2_048);
-    expect(config.listenSockets).toBe(process.platform === 'linux' ? 16 : 1);
+    expect(config.listen).toMatchObject({ backlog: 2_048, sockets: process.platform === 'linux' ? 16 : 1 });
   });
 
   test('are read from the environment, memory in MiB', () => {
@@ -351,8 +345,7 @@ describe('the overload settings', () => {
       LISTEN_SOCKETS: '1',
     });
     expect(config.overload).toEqual({ maxEventLoopDelayMs: 250, maxInFlight: 400, maxHeapUsedBytes: 512 * 1_048_576, maxRssBytes: 1024 * 1_048_576, retryAfterSeconds: 10 });
-    expect(config.listenBacklog).toBe(511);
-    expect(config.listenSockets).toBe(1);
+    expect(config.listen).toMatchObject({ backlog: 511, sockets: 1 });
   });
 
   test('OVERLOAD_GUARD=off refuses nothing, and a bad limit is still named', () => {

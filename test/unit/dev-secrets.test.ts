@@ -26,13 +26,13 @@ describe('DEV_SECRETS_FILE', () => {
     const first = parseConfig(env, defaults);
     const session = readSecret(env, 'SESSION_SECRET');
     // A restart: the same file, read again.
-    expect(parseConfig(env, defaults).csrfSecret).toBe(first.csrfSecret);
+    expect(parseConfig(env, defaults).forms.secret).toBe(first.forms.secret);
     expect(readSecret(env, 'SESSION_SECRET')).toBe(session);
     // Kept, not made for the process: no "CSRF_SECRET not set" line after every save.
-    expect(first.csrfSecretGenerated).toBe(false);
-    expect(first.csrfSecret.length).toBeGreaterThanOrEqual(32);
-    expect(session).not.toBe(first.csrfSecret);
-    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ CSRF_SECRET: first.csrfSecret, SESSION_SECRET: session });
+    expect(first.forms.secretGenerated).toBe(false);
+    expect(first.forms.secret.length).toBeGreaterThanOrEqual(32);
+    expect(session).not.toBe(first.forms.secret);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ CSRF_SECRET: first.forms.secret, SESSION_SECRET: session });
     expect((await stat(file)).mode & 0o777).toBe(0o600);
   });
 
@@ -58,7 +58,7 @@ describe('DEV_SECRETS_FILE', () => {
 
   test('unset, development makes a new secret each start, as before', () => {
     const first = parseConfig({ NODE_ENV: 'development' }, defaults);
-    expect(first.csrfSecretGenerated).toBe(true);
-    expect(parseConfig({ NODE_ENV: 'development' }, defaults).csrfSecret).not.toBe(first.csrfSecret);
+    expect(first.forms.secretGenerated).toBe(true);
+    expect(parseConfig({ NODE_ENV: 'development' }, defaults).forms.secret).not.toBe(first.forms.secret);
   });
 });
