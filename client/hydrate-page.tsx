@@ -1,11 +1,11 @@
-import type { Location } from '../shared/location.ts';
-import { RouteTree } from '../shared/route-tree.tsx';
+import type { Location } from '../shared/api/location.ts';
+import { RouteTree } from '../shared/views/route-tree.tsx';
 import { useEffect } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { AppRoot } from '../shared/app-root.tsx';
-import { digestOf } from '../shared/error-boundary.tsx';
-import { recordServerDigest } from '../shared/server-digests.ts';
-import { VITALS_ENDPOINT, type TelemetrySettings } from '../shared/telemetry.ts';
+import { AppRoot } from '../shared/views/app-root.tsx';
+import { digestOf } from '../shared/views/error-boundary.tsx';
+import { recordServerDigest } from '../shared/protocol/server-digests.ts';
+import { VITALS_ENDPOINT, type PageTelemetry } from '../shared/protocol/telemetry.ts';
 import { Router, startNavigation, StatusOnly } from './router.tsx';
 import { levelsOf, type RouteModule, type View } from './view.ts';
 import { readPageData } from './page-data.ts';
@@ -19,7 +19,7 @@ const ROOT_ID = 'root';
  * Once React has attached, starts in-place navigation (before it, links and forms are the
  * browser's), then marks the root, so tests (and people) can tell both have happened.
  */
-function HydrationMarker({ root, telemetry, start }: { readonly root: HTMLElement; readonly telemetry: TelemetrySettings | undefined; readonly start: () => Promise<void> }) {
+function HydrationMarker({ root, telemetry, start }: { readonly root: HTMLElement; readonly telemetry: PageTelemetry | undefined; readonly start: () => Promise<void> }) {
   useEffect(() => {
     void start().then(() => root.setAttribute('data-hydrated', ''));
     if (telemetry !== undefined) {

@@ -1,5 +1,5 @@
-import { PAGE_DATA_SCOPE, type EmbeddedPageData } from '../shared/page-data.ts';
-import { isPlainObject } from '../shared/plain-object.ts';
+import { PAGE_DATA_SCOPE, type EmbeddedPageData } from '../shared/protocol/page-data.ts';
+import { isPlainObject } from '../shared/protocol/plain-object.ts';
 
 /** React's protocol for a thenable whose outcome is already known: `use()` reads it at once. */
 interface TrackedPromise extends Promise<unknown> {

@@ -1,12 +1,12 @@
-import { digestOf } from '../shared/error-boundary.tsx';
-import { CLIENT_ERRORS_ENDPOINT, type ClientErrorReport, type TelemetrySettings } from '../shared/telemetry.ts';
+import { digestOf } from '../shared/views/error-boundary.tsx';
+import { CLIENT_ERRORS_ENDPOINT, type ClientErrorReport, type PageTelemetry } from '../shared/protocol/telemetry.ts';
 import { sendReport } from './send-beacon.ts';
 
 const MAX_MESSAGE = 1_024;
 const MAX_STACK = 4_096;
 
 /** Sends what the server's log needs to find a visitor's error: name, message, digest, ids. */
-export function reportClientError(settings: TelemetrySettings, kind: ClientErrorReport['kind'], error: unknown): void {
+export function reportClientError(settings: PageTelemetry, kind: ClientErrorReport['kind'], error: unknown): void {
   const isError = error instanceof Error;
   const digest = digestOf(error);
   const report: ClientErrorReport = {

@@ -1,5 +1,5 @@
 import { onCLS, onFCP, onINP, onLCP, onTTFB, type Metric } from 'web-vitals';
-import type { TelemetrySettings, VitalReport } from '../shared/telemetry.ts';
+import type { PageTelemetry, VitalReport } from '../shared/protocol/telemetry.ts';
 
 /**
  * Loaded lazily after hydration (its own chunk), so it never weighs on the first load. It is
@@ -7,7 +7,7 @@ import type { TelemetrySettings, VitalReport } from '../shared/telemetry.ts';
  * and the first load both import out of the first load's files into a shared chunk, which
  * every page's first load would then fetch as well.
  */
-export function reportWebVitals({ route, requestId }: TelemetrySettings, send: (report: VitalReport) => void): void {
+export function reportWebVitals({ route, requestId }: PageTelemetry, send: (report: VitalReport) => void): void {
   const sent = new Set<string>();
   function report(metric: Metric): void {
     // Once per metric and page load, whatever web-vitals decides to re-report.

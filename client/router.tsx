@@ -1,21 +1,17 @@
 import { startTransition, useEffect, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
-import type { ResolvedHead } from '../shared/head.ts';
-import { statusMessage } from '../shared/http-error.ts';
+import type { ResolvedHead } from '../shared/api/head.ts';
+import { statusMessage } from '../shared/wording/status-messages.ts';
+import { installNavigator, setNavigationState, submissionOf, type FetcherAnswer, type Submission } from '../shared/api/navigation.ts';
 import {
-  installNavigator,
   NAVIGATION_FETCHER_HEADER,
   NAVIGATION_HEADER,
   NAVIGATION_KEEP_HEADER,
   NAVIGATION_REDIRECT_HEADER,
   NAVIGATION_SCOPE_HEADER,
-  setNavigationState,
-  submissionOf,
-  type FetcherAnswer,
-  type Submission,
-} from '../shared/navigation.ts';
-import type { ClientRoute, EmbeddedPageData, LayoutData, PageDataMeta } from '../shared/page-data.ts';
-import { applicationErrorMessage, StatusView } from '../shared/status-view.tsx';
+} from '../shared/protocol/navigation-headers.ts';
+import type { ClientRoute, EmbeddedPageData, LayoutData, PageDataMeta } from '../shared/protocol/page-data.ts';
+import { applicationErrorMessage, StatusView } from '../shared/views/status-view.tsx';
 import { pageDataIn, valueIn } from './page-data.ts';
 import type { RouteModule, View } from './view.ts';
 
@@ -247,7 +243,7 @@ function commit(view: View, title: string, head: Head, next: Arrival, styles?: r
   }
 }
 
-/** Lines of the page-data response (server/render/page-data-response.ts) as they arrive. */
+/** Lines of the page-data answer (server/render/page-data-answer.ts) as they arrive. */
 async function* lines(response: Response): AsyncGenerator<unknown> {
   const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
   if (reader === undefined) return;

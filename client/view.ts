@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
-import type { EmbeddedPageData } from '../shared/page-data.ts';
-import type { PageComponent, ShouldRevalidate } from '../shared/route-definition.ts';
-import type { BranchLevel } from '../shared/route-tree.tsx';
+import type { EmbeddedPageData } from '../shared/protocol/page-data.ts';
+import type { PageComponent, ShouldRevalidate } from '../shared/api/route-definition.ts';
+import type { BranchLevel } from '../shared/views/route-tree.tsx';
 
 /** A module of a page's branch as its entry exports it (scripts/build-client.ts): a layout's, or the page's last. */
 export interface RouteModule {
@@ -16,7 +16,7 @@ export type View =
   | { readonly key: number; readonly modules: readonly RouteModule[]; readonly page: EmbeddedPageData }
   | { readonly key: number; readonly status: number; readonly message: string; readonly digest?: string | undefined };
 
-/** The levels a view renders (shared/route-hooks.tsx): each layout's module and data, then the page's. */
+/** The levels a view renders (shared/api/route-hooks.tsx): each layout's module and data, then the page's. */
 export function levelsOf(view: { readonly modules: readonly RouteModule[]; readonly page: EmbeddedPageData }): BranchLevel[] {
   const { modules, page } = view;
   const layouts = page.layouts ?? [];

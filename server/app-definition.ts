@@ -1,6 +1,6 @@
 import type { Router } from 'express';
-import type { SiteHead } from '../shared/head.ts';
-import type { AppLoadContext, RouteTableEntry } from '../shared/route-definition.ts';
+import type { SiteHead } from '../shared/api/head.ts';
+import type { AppLoadContext, RouteTableEntry } from '../shared/api/route-definition.ts';
 import type { UploadLimits } from './actions/multipart-body.ts';
 import { ConfigError, readSecret } from './config.ts';
 import type { OnServerError } from './observability/error-hook.ts';

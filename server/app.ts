@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
-import { APP_NAME } from '../shared/app-info.ts';
+import { APP_NAME } from '../shared/wording/app-info.ts';
 import type { ResolvedApp } from './app-definition.ts';
 import { DEFAULTS, PAGE_DEFAULTS, type PageSettings, type TrustProxy } from './config.ts';
 import { resolveAnalytics, type AnalyticsOptions, type AnalyticsScripts } from './render/analytics.ts';
@@ -30,13 +30,13 @@ import { createCsrfCheck, createCsrfHeaderCheck, createFormTokenIssuer, type Csr
 import { createActionHandler } from './actions/action-handler.ts';
 import { createRedirectAnswer } from './actions/redirect-answer.ts';
 import { createResourceHandler } from './render/resource-route.ts';
-import { flattenRoutes, isResourceRoute, type RouteDefinition } from '../shared/route-definition.ts';
+import { flattenRoutes, isResourceRoute, type RouteDefinition } from '../shared/api/route-definition.ts';
 import { ACTION_BODY_LIMIT_BYTES, createFormBodyParser } from './actions/form-body.ts';
 import { createMultipartBodyParser, resolveUploadLimits, type UploadLimits } from './actions/multipart-body.ts';
 import { createStaticAssets } from './static/static-assets.ts';
 import { createStatusPages, type StatusPages } from './errors/status-pages.ts';
 import { statusPageSettings } from './errors/status-page-settings.ts';
-import { notFoundRoute } from '../shared/not-found-route.ts';
+import { notFoundRoute } from '../shared/api/not-found-route.ts';
 import { createNotFoundPage, notFoundClientRoute } from './render/not-found-page.ts';
 import { createTelemetryRouter } from './telemetry/telemetry-endpoints.ts';
 
@@ -89,13 +89,13 @@ export interface AppOptions {
  */
 export function createApp(options: AppOptions): Express {
   const { logger, assets, publicOrigin, metrics, development = false } = options;
-  // Each route with the layouts around it (shared/route-definition.ts), each path one Express 5 reads.
+  // Each route with the layouts around it (shared/api/route-definition.ts), each path one Express 5 reads.
   const routes = flattenRoutes(options.app.routes);
   for (const { path } of routes) {
     const problem = routePathProblem(path);
     if (problem !== undefined) throw new Error(`Route ${path}: ${problem}`);
   }
-  // The page a layout shows for an address no route has, after every route (shared/not-found-route.ts).
+  // The page a layout shows for an address no route has, after every route (shared/api/not-found-route.ts).
   const missing = notFoundRoute(options.app.routes);
   const analytics = resolveAnalytics(options.analytics);
   const liveReloadUrl = development ? options.liveReloadUrl : undefined;

@@ -26,24 +26,24 @@ export {
   type RouteTableEntry,
   type ShouldRevalidate,
   type ShouldRevalidateArgs,
-} from './route-definition.ts';
+} from './api/route-definition.ts';
 
 // What `load` and an action answer.
-export { data, redirect, type AnswerInit } from './responses.ts';
-export { invalid, type InvalidData } from './action-helpers.ts';
-export { forbidden, notFound, unauthorized } from './status-helpers.ts';
+export { data, redirect, type AnswerInit } from './api/answers.ts';
+export { invalid, type InvalidData } from './api/action-helpers.ts';
+export { forbidden, notFound, unauthorized } from './api/status-helpers.ts';
 
 // The head.
-export type { LayoutHead, OpenGraph, PageHead, SiteHead, TextDirection } from './head.ts';
+export type { LayoutHead, OpenGraph, PageHead, SiteHead, TextDirection } from './api/head.ts';
 
 // Components and hooks.
-export { Link, type LinkProps } from './link.tsx';
-export { NavLink, type NavLinkProps, type NavLinkRenderProps } from './nav-link.tsx';
-export { Form, type FormProps } from './form.tsx';
-export { Outlet, useActionData, useLoaderData, useParams, useRouteLoaderData, type PathParams } from './route-hooks.tsx';
-export { isRouteErrorResponse, ServerRouteError, useRouteError, type RouteErrorResponse } from './route-errors.tsx';
-export { useFetcher, useFetchers, type Fetcher, type FetcherInFlight, type FetcherState, type SubmitTarget } from './fetcher.tsx';
-export { useRevalidator, type Revalidator } from './revalidator.ts';
-export { Await, useAsyncError, type AwaitProps } from './await.tsx';
-export { useNavigationState, type NavigationState } from './navigation.ts';
-export { useLocation, type Location } from './location.ts';
+export { Link, type LinkProps } from './api/link.tsx';
+export { NavLink, type NavLinkProps, type NavLinkRenderProps } from './api/nav-link.tsx';
+export { Form, type FormProps } from './api/form.tsx';
+export { Outlet, useActionData, useLoaderData, useParams, useRouteLoaderData, type PathParams } from './api/route-hooks.tsx';
+export { isRouteErrorResponse, ServerRouteError, useRouteError, type RouteErrorResponse } from './api/route-errors.tsx';
+export { useFetcher, useFetchers, type Fetcher, type FetcherInFlight, type FetcherState, type SubmitTarget } from './api/fetcher.tsx';
+export { useRevalidator, type Revalidator } from './api/revalidator.ts';
+export { Await, useAsyncError, type AwaitProps } from './api/await.tsx';
+export { useNavigationState, type NavigationState } from './api/navigation.ts';
+export { useLocation, type Location } from './api/location.ts';

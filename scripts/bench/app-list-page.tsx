@@ -1,7 +1,7 @@
 import { Suspense, use } from 'react';
-import { useFetcher } from '../../shared/fetcher.tsx';
-import type { PageHead } from '../../shared/head.ts';
-import type { PageProps } from '../../shared/route-definition.ts';
+import { useFetcher } from '../../shared/api/fetcher.tsx';
+import type { PageHead } from '../../shared/api/head.ts';
+import type { PageProps } from '../../shared/api/route-definition.ts';
 import { APP_LIST_DEFERRED_MS, APP_LIST_MARKER, APP_LIST_PATH, appListItems, type AppListItem } from './app-list-fixture.ts';
 
 export const head: PageHead = { title: 'App list' };

@@ -1,15 +1,15 @@
 import type { ReactElement } from 'react';
-import { APP_NAME } from '../../shared/app-info.ts';
-import { AppRoot } from '../../shared/app-root.tsx';
+import { APP_NAME } from '../../shared/wording/app-info.ts';
+import { AppRoot } from '../../shared/views/app-root.tsx';
 import { routes as appRoutes } from '../../app/routes.ts';
 import { bootstrapScript, loadClientAssets, type ClientAssets } from '../../server/render/client-assets.ts';
 import { settledDataStream } from '../../server/render/data-stream.ts';
-import { headWithinLayouts, resolveHead, type HeadUrls } from '../../shared/head.ts';
-import { flattenRoutes, isResourceRoute } from '../../shared/route-definition.ts';
-import { RouteTree, type BranchLevel } from '../../shared/route-tree.tsx';
+import { headWithinLayouts, resolveHead, type HeadUrls } from '../../shared/api/head.ts';
+import { flattenRoutes, isResourceRoute } from '../../shared/api/route-definition.ts';
+import { RouteTree, type BranchLevel } from '../../shared/views/route-tree.tsx';
 import { PageDocument, type PageStylesheet } from '../../server/render/page-document.tsx';
 import { StatusDocument } from '../../server/errors/status-document.tsx';
-import { statusMessage } from '../../shared/http-error.ts';
+import { statusMessage } from '../../shared/wording/status-messages.ts';
 import { STREAMING_TITLE, SUSPENSE_PATH } from './suspense-fixture.ts';
 import { SuspensePage } from './suspense-page.tsx';
 

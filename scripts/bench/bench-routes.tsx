@@ -1,4 +1,4 @@
-import { route, type RouteTableEntry } from '../../shared/route-definition.ts';
+import { route, type RouteTableEntry } from '../../shared/api/route-definition.ts';
 import { routes as productRoutes } from '../../app/routes.ts';
 import * as deferredPage from './deferred-page.tsx';
 import { layoutsRoutes } from './layouts-routes.tsx';

@@ -1,6 +1,6 @@
 import { Suspense, use } from 'react';
-import type { PageHead } from '../../shared/head.ts';
-import type { PageProps } from '../../shared/route-definition.ts';
+import type { PageHead } from '../../shared/api/head.ts';
+import type { PageProps } from '../../shared/api/route-definition.ts';
 import { DEFERRED_MARKER, STREAMING_TITLE, SUSPENSE_DELAY_MS } from './suspense-fixture.ts';
 
 export interface DeferredData {

@@ -1,6 +1,6 @@
-import type { PageHead } from '../../shared/head.ts';
-import { Link } from '../../shared/link.tsx';
-import { useLoaderData } from '../../shared/route-hooks.tsx';
+import type { PageHead } from '../../shared/api/head.ts';
+import { Link } from '../../shared/api/link.tsx';
+import { useLoaderData } from '../../shared/api/route-hooks.tsx';
 import { contentData, LAYOUTS_MARKER, LAYOUTS_TITLE, sectionData, siteData, type ContentData, type SectionData, type SiteData } from './layouts-fixture.ts';
 
 export const head: PageHead = { title: LAYOUTS_TITLE };

@@ -1,5 +1,5 @@
-import { Link } from '../../shared/link.tsx';
-import { Outlet, useLoaderData } from '../../shared/route-hooks.tsx';
+import { Link } from '../../shared/api/link.tsx';
+import { Outlet, useLoaderData } from '../../shared/api/route-hooks.tsx';
 import { siteData, type SiteData } from './layouts-fixture.ts';
 
 /** The site's name and navigation, for every page inside; synchronous, as most layouts' are. */

@@ -1,5 +1,5 @@
-import { Link } from '../../shared/link.tsx';
-import { Outlet, useLoaderData } from '../../shared/route-hooks.tsx';
+import { Link } from '../../shared/api/link.tsx';
+import { Outlet, useLoaderData } from '../../shared/api/route-hooks.tsx';
 import { sectionData, type SectionData } from './layouts-fixture.ts';
 
 /** The section's title and pages; synchronous. */

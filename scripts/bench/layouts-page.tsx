@@ -1,5 +1,5 @@
-import type { PageHead } from '../../shared/head.ts';
-import { useLoaderData } from '../../shared/route-hooks.tsx';
+import type { PageHead } from '../../shared/api/head.ts';
+import { useLoaderData } from '../../shared/api/route-hooks.tsx';
 import { contentData, LAYOUTS_MARKER, LAYOUTS_TITLE, type ContentData } from './layouts-fixture.ts';
 
 export const head: PageHead = { title: LAYOUTS_TITLE };

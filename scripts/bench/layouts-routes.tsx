@@ -1,4 +1,4 @@
-import { layout, route, type RouteTableEntry } from '../../shared/route-definition.ts';
+import { layout, route, type RouteTableEntry } from '../../shared/api/route-definition.ts';
 import * as appListPage from './app-list-page.tsx';
 import * as flatPage from './flat-page.tsx';
 import * as rootLayout from './layout-root.tsx';

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { brotliDecompressSync } from 'node:zlib';
-import { NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
+import { NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/protocol/navigation-headers.ts';
 import { BROWSER_HEADERS } from '../lib/http-get.ts';
 import { median } from './cold-start.ts';
 import { MANY_DEFERRED_COUNT, MANY_DEFERRED_MARKER, MANY_DEFERRED_PATH } from './suspense-fixture.ts';

@@ -1,6 +1,6 @@
 import { Suspense, use } from 'react';
-import type { PageHead } from '../../shared/head.ts';
-import type { PageProps } from '../../shared/route-definition.ts';
+import type { PageHead } from '../../shared/api/head.ts';
+import type { PageProps } from '../../shared/api/route-definition.ts';
 import { STREAMING_TITLE, SUSPENSE_DELAY_MS, SUSPENSE_MARKER } from './suspense-fixture.ts';
 
 export interface SuspenseData {

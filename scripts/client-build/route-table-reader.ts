@@ -6,7 +6,7 @@ import { displayPath } from './display-path.ts';
 import { isRelativeSpecifier, resolveRelativeModule } from './relative-module.ts';
 import { parseModule } from './parse-module.ts';
 import { routePathProblem } from '../../server/render/route-path.ts';
-import { NOT_FOUND_PATH } from '../../shared/not-found-route.ts';
+import { NOT_FOUND_PATH } from '../../shared/api/not-found-route.ts';
 
 /** The page modules to bundle: entry name (the file's name) → file and the layout modules around it, outermost first; route path → entry name. */
 export interface PageEntries {
@@ -30,7 +30,7 @@ export interface PageRoute {
 
 /** The bindings of a table module's imports that the reader understands. */
 interface TableImports {
-  /** Local names of `route` (shared/route-definition.ts). */
+  /** Local names of `route` (shared/api/route-definition.ts). */
   readonly routeFunctions: ReadonlySet<string>;
   /** Local names of `layout`. */
   readonly layoutFunctions: ReadonlySet<string>;
@@ -89,7 +89,7 @@ function literalLayoutId(options: ts.Expression | undefined): string | undefined
 }
 
 /**
- * The file of the page a `layout()` call's options name as `notFound` (shared/not-found-route.ts),
+ * The file of the page a `layout()` call's options name as `notFound` (shared/api/not-found-route.ts),
  * a namespace import of this project as a route's page is; undefined when it names none.
  */
 function notFoundModule(call: ts.CallExpression, table: string, source: ts.SourceFile, imports: TableImports): string | undefined {

@@ -1,6 +1,6 @@
 import { Suspense, use } from 'react';
-import type { PageProps, RouteDefinition } from '../../shared/route-definition.ts';
-import { defineRoute } from '../../shared/route-definition.ts';
+import type { PageProps, RouteDefinition } from '../../shared/api/route-definition.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
 import { createSettleAfter } from '../../test/support/settle-after.ts';
 import { BIG_PAGE_END, BIG_PAGE_PATH, BIG_PAGE_WITH_DATA_PATH } from './big-page-markers.ts';
 

@@ -23,9 +23,9 @@ export const NAVIGATION_ALLOWANCE_BYTES = 7 * 1024;
  * plain form, never busy): what a page would ship without them.
  */
 const WITHOUT_NAVIGATION: Readonly<Record<string, string>> = {
-  'shared/route-tree.tsx': [
+  'shared/views/route-tree.tsx': [
     "import { createElement } from 'react';",
-    "import { RouteValuesContext } from './shared/route-hooks.tsx';",
+    "import { RouteValuesContext } from './shared/api/route-hooks.tsx';",
     'export function RouteTree({ levels, params, actionData }) {',
     '  const page = levels[levels.length - 1];',
     '  return createElement(RouteValuesContext, { value: { id: page.id, data: page.data, params, actionData, outlet: null } }, createElement(page.Component, { data: page.data, params, actionData }));',
@@ -38,9 +38,9 @@ const WITHOUT_NAVIGATION: Readonly<Record<string, string>> = {
     'export function StatusOnly() { return null; }',
     'export function startNavigation() {}',
   ].join('\n'),
-  'shared/link.tsx': "import { createElement } from 'react'; export function Link({ prefetch, replace, ...props }) { return createElement('a', props); }",
-  'shared/form.tsx': "import { createElement } from 'react'; export function Form({ method = 'post', ...props }) { return createElement('form', { method, ...props }); }",
-  'shared/fetcher.tsx': [
+  'shared/api/link.tsx': "import { createElement } from 'react'; export function Link({ prefetch, replace, ...props }) { return createElement('a', props); }",
+  'shared/api/form.tsx': "import { createElement } from 'react'; export function Form({ method = 'post', ...props }) { return createElement('form', { method, ...props }); }",
+  'shared/api/fetcher.tsx': [
     "import { createElement } from 'react';",
     "const Form = (props) => createElement('form', { ...props, method: 'post' });",
     "export function useFetcher() { return { state: 'idle', data: undefined, error: undefined, formData: undefined, formAction: undefined, formMethod: undefined, Form, submit: async () => {}, load: async () => {}, reset: () => {} }; }",

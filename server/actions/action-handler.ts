@@ -1,8 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { isInvalidSubmission } from '../../shared/action-helpers.ts';
-import { isRedirect } from '../../shared/responses.ts';
-import { FORM_TOKEN_FIELD } from '../../shared/navigation.ts';
-import type { RouteDefinition } from '../../shared/route-definition.ts';
+import { isInvalidSubmission } from '../../shared/api/action-helpers.ts';
+import { isRedirect } from '../../shared/api/answers.ts';
+import { FORM_TOKEN_FIELD } from '../../shared/protocol/navigation-headers.ts';
+import type { RouteDefinition } from '../../shared/api/route-definition.ts';
 import { createLoadContext } from '../render/request-context.ts';
 import { requestUrl } from '../render/request-url.ts';
 import { normalizeParams } from '../render/route-params.ts';

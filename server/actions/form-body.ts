@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { HttpError } from '../../shared/http-error.ts';
+import { HttpError } from '../../shared/api/http-error.ts';
 import { hasBody, watchBodyCutShort } from '../http/body-limit.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Busboy, BusboyConfig } from 'busboy';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { HttpError } from '../../shared/http-error.ts';
+import { HttpError } from '../../shared/api/http-error.ts';
 import { watchBodyCutShort } from '../http/body-limit.ts';
 import { ACTION_BODY_LIMIT_BYTES } from './form-body.ts';
 

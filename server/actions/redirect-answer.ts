@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, NextFunction, Request, Response } from 'express';
-import { NAVIGATION_HEADER, NAVIGATION_REDIRECT_HEADER } from '../../shared/navigation.ts';
-import { isRedirect, type Redirect } from '../../shared/responses.ts';
+import { NAVIGATION_HEADER, NAVIGATION_REDIRECT_HEADER } from '../../shared/protocol/navigation-headers.ts';
+import { isRedirect, type Redirect } from '../../shared/api/answers.ts';
 import { isLoggedError } from '../observability/server-error-log.ts';
 import { NAVIGATION_VARY } from '../render/document-headers.ts';
 import { appHeaders, assertNoSharedCookie, setRouteHeaders } from '../security/app-headers.ts';

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
-import { describeError } from '../../shared/describe-error.ts';
+import { describeError } from '../../shared/views/describe-error.ts';
 import { logServerError } from '../observability/server-error-log.ts';
 import { sendStatusAnswer } from './status-answer.ts';
 import type { StatusPages } from './status-pages.ts';

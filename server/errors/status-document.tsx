@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
-import type { TextDirection } from '../../shared/head.ts';
-import { STATUS_VIEW_CSS, StatusView, type StatusViewProps } from '../../shared/status-view.tsx';
+import type { TextDirection } from '../../shared/api/head.ts';
+import { STATUS_VIEW_CSS, StatusView, type StatusViewProps } from '../../shared/views/status-view.tsx';
 import { AnalyticsScripts } from '../render/analytics-scripts.tsx';
 import { FAVICON_PATH } from '../static/favicon.ts';
 import type { StatusPageProps } from './status-look.ts';

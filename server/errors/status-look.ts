@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { TextDirection } from '../../shared/head.ts';
+import type { TextDirection } from '../../shared/api/head.ts';
 
 /**
  * What the app's own status component is given (docs/status-pages.md#the-apps-choices). The 500

@@ -1,4 +1,4 @@
-import { STATUS_VIEW_CSS } from '../../shared/status-view.tsx';
+import { STATUS_VIEW_CSS } from '../../shared/views/status-view.tsx';
 import { HTML_HEADERS } from '../http/html-headers.ts';
 import { prepareHead, type PreparedHead } from '../http/response-head.ts';
 import { createStatusPagePolicy, styleHashSource } from '../security/content-security-policy.ts';

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { PageRequest } from '../../shared/route-definition.ts';
+import type { PageRequest } from '../../shared/api/route-definition.ts';
 import type { ClientAssets } from '../render/client-assets.ts';
 import type { StatusPageOptions, StatusPageSettings } from './status-pages.ts';
 

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
-import type { SiteHead } from '../../shared/head.ts';
-import type { PageRequest } from '../../shared/route-definition.ts';
+import type { SiteHead } from '../../shared/api/head.ts';
+import type { PageRequest } from '../../shared/api/route-definition.ts';
 import type { StatusLookOptions } from './status-look.ts';
 import { createStatusPageHeads, type PreparedAnswer, type StatusPageAnalytics } from './status-page-heads.ts';
 import { createStatusPageHtml, type ErrorPageValues } from './status-page-html.ts';

@@ -1,8 +1,8 @@
 import type { Request } from 'express';
-import type { SiteHead, TextDirection } from '../../shared/head.ts';
-import { statusMessage } from '../../shared/http-error.ts';
-import type { PageRequest } from '../../shared/route-definition.ts';
-import { applicationErrorMessage } from '../../shared/status-view.tsx';
+import type { SiteHead, TextDirection } from '../../shared/api/head.ts';
+import { statusMessage } from '../../shared/wording/status-messages.ts';
+import type { PageRequest } from '../../shared/api/route-definition.ts';
+import { applicationErrorMessage } from '../../shared/views/status-view.tsx';
 
 /** How many `Accept-Language` values' choices are kept before the memory starts again. */
 const NEGOTIATED_HEADERS = 256;

@@ -1,4 +1,4 @@
-import { HttpError } from '../../shared/http-error.ts';
+import { HttpError } from '../../shared/api/http-error.ts';
 
 /**
  * Express's body parsers (body-parser, through `express.json` and `express.urlencoded`) give

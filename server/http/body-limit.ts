@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { HttpError } from '../../shared/http-error.ts';
+import { HttpError } from '../../shared/api/http-error.ts';
 
 /** RFC 9112 §6.3: a request has a body when it says how it is framed (chunked, or a length above 0). */
 export function hasBody(req: IncomingMessage): boolean {

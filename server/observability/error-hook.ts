@@ -1,5 +1,5 @@
 import type { Application, Request } from 'express';
-import type { PageRequest } from '../../shared/route-definition.ts';
+import type { PageRequest } from '../../shared/api/route-definition.ts';
 import { errorFields } from './error-fields.ts';
 
 /** What the app's `onError` is told about a server error beside the error itself. */

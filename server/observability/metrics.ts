@@ -1,5 +1,5 @@
 import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { VitalReport } from '../../shared/telemetry.ts';
+import type { VitalReport } from '../../shared/protocol/telemetry.ts';
 
 /** Prometheus series of docs/observability.md, on their own registry so tests and instances stay apart. */
 export interface Metrics {

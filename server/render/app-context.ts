@@ -1,6 +1,6 @@
 import { parseCookie } from 'cookie';
 import type { Request, Response } from 'express';
-import type { AppLoadContext, PageRequest } from '../../shared/route-definition.ts';
+import type { AppLoadContext, PageRequest } from '../../shared/api/route-definition.ts';
 import { appHeaders } from '../security/app-headers.ts';
 import { NO_APP_CONTEXT, type GetLoadContext, type LoadContextArgs } from './request-context.ts';
 

@@ -1,6 +1,6 @@
 import { pathToRegexp } from 'path-to-regexp';
-import type { ClientRoute } from '../../shared/page-data.ts';
-import { isResourceRoute, type RouteDefinition } from '../../shared/route-definition.ts';
+import type { ClientRoute } from '../../shared/protocol/page-data.ts';
+import { isResourceRoute, type RouteDefinition } from '../../shared/api/route-definition.ts';
 import type { ClientAssets } from './client-assets.ts';
 
 /**

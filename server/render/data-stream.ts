@@ -1,6 +1,6 @@
 import { crossSerialize, crossSerializeStream, getCrossReferenceHeader, serialize } from 'seroval';
 import { URLPlugin } from 'seroval-plugins/web';
-import { DEFERRED_DATA_ERROR, PAGE_DATA_SCOPE } from '../../shared/page-data.ts';
+import { DEFERRED_DATA_ERROR, PAGE_DATA_SCOPE } from '../../shared/protocol/page-data.ts';
 
 /**
  * A page's data as JavaScript that rebuilds it in the browser, written into the same response

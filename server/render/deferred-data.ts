@@ -1,5 +1,5 @@
-import { DEFERRED_DATA_ERROR } from '../../shared/page-data.ts';
-import { isPlainObject } from '../../shared/plain-object.ts';
+import { DEFERRED_DATA_ERROR } from '../../shared/protocol/page-data.ts';
+import { isPlainObject } from '../../shared/protocol/plain-object.ts';
 import { errorForBrowser, pathOf, unsendable, UnsendableValueError, type PathKey } from './sendable-values.ts';
 
 /**

@@ -1,12 +1,12 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { ReactElement } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
-import { AppRoot } from '../../shared/app-root.tsx';
-import type { ResolvedHead } from '../../shared/head.ts';
-import type { Location } from '../../shared/location.ts';
-import { isHttpError, type HttpError } from '../../shared/http-error.ts';
-import { RouteTree, type BranchLevel } from '../../shared/route-tree.tsx';
-import { statusDigest } from '../../shared/server-digests.ts';
+import { AppRoot } from '../../shared/views/app-root.tsx';
+import type { ResolvedHead } from '../../shared/api/head.ts';
+import type { Location } from '../../shared/api/location.ts';
+import { isHttpError, type HttpError } from '../../shared/api/http-error.ts';
+import { RouteTree, type BranchLevel } from '../../shared/views/route-tree.tsx';
+import { statusDigest } from '../../shared/protocol/server-digests.ts';
 import { writePreparedHead } from '../http/response-head.ts';
 import { logServerError } from '../observability/server-error-log.ts';
 import { compressInto, negotiateEncoding } from '../http/compression.ts';
@@ -255,7 +255,7 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
       // A deferred value's rejection, already logged: the boundary carries its digest.
       if (error instanceof DeferredDataError) return error.digest;
       // notFound() and friends: before anything is sent the page ends in that status page;
-      // after the shell the boundary's digest names the status (shared/error-boundary.tsx).
+      // after the shell the boundary's digest names the status (shared/views/error-boundary.tsx).
       if (isHttpError(error) && error.status < 500) {
         return lifecycle.statusCalled(error, 'render') || !lifecycle.streaming ? undefined : statusDigest(error.status);
       }

@@ -1,4 +1,4 @@
-import { NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER, NAVIGATION_KEEP_HEADER } from '../../shared/navigation.ts';
+import { NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER, NAVIGATION_KEEP_HEADER } from '../../shared/protocol/navigation-headers.ts';
 import { extendHead, prepareHead, type HeaderPair, type PreparedHead } from '../http/response-head.ts';
 import type { ContentSecurityPolicy } from '../security/content-security-policy.ts';
 import { securityHeaderDefaults } from '../security/security-headers.ts';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { NAVIGATION_FETCHER_HEADER } from '../../shared/navigation.ts';
+import { NAVIGATION_FETCHER_HEADER } from '../../shared/protocol/navigation-headers.ts';
 import { logServerError } from '../observability/server-error-log.ts';
 import { DeferredDataError, deferData } from './deferred-data.ts';
 import { pageAnswer, type Unwrapped } from './page-answer.ts';
@@ -26,7 +26,7 @@ export interface FetcherAnswer {
 }
 
 /**
- * Answers a fetcher's post (shared/fetcher.tsx) with the action's result alone, as the data
+ * Answers a fetcher's post (shared/api/fetcher.tsx) with the action's result alone, as the data
  * lines of an in-place navigation (page-data-answer.ts) minus the page: `{ actionData }` is
  * the one value, seroval-written, its deferred values streamed and bounded as a page's are. No
  * load runs, the page's nor its layouts': the browser keeps the page on the screen and loads it

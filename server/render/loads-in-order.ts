@@ -1,4 +1,4 @@
-import type { LayoutDefinition, LoadContext } from '../../shared/route-definition.ts';
+import type { LayoutDefinition, LoadContext } from '../../shared/api/route-definition.ts';
 
 /** One level's `load`, started: what it returned (a promise, or the value itself). */
 export type StartLoad = () => unknown;

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { NAVIGATION_HEADER, NAVIGATION_SCOPE, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
+import { NAVIGATION_HEADER, NAVIGATION_SCOPE, NAVIGATION_SCOPE_HEADER } from '../../shared/protocol/navigation-headers.ts';
 
 /**
  * Whether the request is an in-place navigation asking for the data alone, in a scope it named

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { ClientRoute } from '../../shared/page-data.ts';
-import { TELEMETRY_PATH } from '../../shared/telemetry.ts';
+import type { ClientRoute } from '../../shared/protocol/page-data.ts';
+import { TELEMETRY_PATH } from '../../shared/protocol/telemetry.ts';
 import { prefersJson } from '../http/prefers-json.ts';
 import { ASSETS_PATH } from './client-assets.ts';
 import { navigationScope } from './navigation-request.ts';
@@ -14,7 +14,7 @@ const FRAMEWORK_PATHS = `(?:${ASSETS_PATH}|${TELEMETRY_PATH}|/(?:healthz|readyz|
 const FRAMEWORK_PATH = new RegExp(`^${FRAMEWORK_PATHS}`, 'i');
 
 /**
- * The app's not-found page (shared/not-found-route.ts) in front of its route's handler, mounted
+ * The app's not-found page (shared/api/not-found-route.ts) in front of its route's handler, mounted
  * for GET and HEAD alone: only for an address outside the framework's, and not for a client that
  * prefers JSON (unless it is an in-place navigation, whose data is the page's). Everything else
  * goes on to the plain 404 status answer, other methods included, as before: never a 405.

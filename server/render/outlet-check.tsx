@@ -1,6 +1,6 @@
 import type { Request } from 'express';
-import type { PageProps } from '../../shared/route-definition.ts';
-import type { BranchLevel } from '../../shared/route-tree.tsx';
+import type { PageProps } from '../../shared/api/route-definition.ts';
+import type { BranchLevel } from '../../shared/views/route-tree.tsx';
 
 /** The branch to render, and what to say once it has rendered. */
 export interface OutletCheck {

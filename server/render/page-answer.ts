@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { isDataWithResponseInit } from '../../shared/responses.ts';
+import { isDataWithResponseInit } from '../../shared/api/answers.ts';
 import { mergedVary, privateCacheControl, strictestCacheControl } from '../http/cache-control.ts';
 import { appHeaders, assertNoSharedCookie, isSharedCacheable, type AppHeaders } from '../security/app-headers.ts';
 import { carriesSession } from '../sessions/session-cookies.ts';

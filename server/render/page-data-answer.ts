@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { PageDataMeta } from '../../shared/page-data.ts';
+import type { PageDataMeta } from '../../shared/protocol/page-data.ts';
 import { choosePageEncoding, compressInto, type ContentEncoding } from '../http/compression.ts';
 import { createDataStream } from './data-stream.ts';
 import { NAVIGATION_VARY, type OwnHeaders } from './document-headers.ts';
@@ -9,7 +9,7 @@ import { isSharedCacheable, setRouteHeaders } from '../security/app-headers.ts';
 /** The type of a page's data response: one JSON value a line. */
 export const PAGE_DATA_TYPE = 'application/x-ndjson; charset=utf-8';
 
-export interface PageDataResponse {
+export interface PageDataAnswer {
   readonly status: number;
   /** The page's own headers and Cache-Control, as on its document (document-headers.ts). */
   readonly own: OwnHeaders;
@@ -104,7 +104,7 @@ function createLineWriter(target: LineTarget): LineWriter {
  * ends when the last has. Every line is JSON (scripts as JSON strings), so the answer is
  * inert if anything but the navigation runtime reads it.
  */
-export function sendPageData(req: Request, res: Response, { status, own, meta, value, compression, scope, onError }: PageDataResponse): void {
+export function sendPageData(req: Request, res: Response, { status, own, meta, value, compression, scope, onError }: PageDataAnswer): void {
   if (req.method === 'HEAD') {
     // The headers a GET gets, and no body: nothing to wait for, as for the document's HEAD.
     setHeaders(req, res, status, own, compression);

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { ResolvedHead } from '../../shared/head.ts';
+import type { ResolvedHead } from '../../shared/api/head.ts';
 import { FAVICON_PATH } from '../static/favicon.ts';
 import { AnalyticsScripts } from './analytics-scripts.tsx';
 
@@ -25,7 +25,7 @@ interface PageDocumentProps {
   readonly children: ReactNode;
 }
 
-/** The head tags a page declares (shared/head.ts), written where the document starts. */
+/** The head tags a page declares (shared/api/head.ts), written where the document starts. */
 export function HeadTags({ head }: { readonly head: ResolvedHead }) {
   return (
     <>

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { PageDataMeta } from '../../shared/page-data.ts';
-import type { SiteHead } from '../../shared/head.ts';
-import type { PageRouteDefinition } from '../../shared/route-definition.ts';
+import type { PageDataMeta } from '../../shared/protocol/page-data.ts';
+import type { SiteHead } from '../../shared/api/head.ts';
+import type { PageRouteDefinition } from '../../shared/api/route-definition.ts';
 import type { PageSettings } from '../config.ts';
 import { logServerError } from '../observability/server-error-log.ts';
 import { bootstrapScript, type ClientAssets } from './client-assets.ts';

@@ -1,8 +1,8 @@
 import type { Request } from 'express';
-import { headWithinLayouts, resolveHead, type HeadUrlField, type PageHead, type ResolvedHead, type SiteHead } from '../../shared/head.ts';
-import { statusMessage } from '../../shared/http-error.ts';
-import { routeErrorOf } from '../../shared/route-errors.tsx';
-import type { RouteDefinition, RouteParams } from '../../shared/route-definition.ts';
+import { headWithinLayouts, resolveHead, type HeadUrlField, type PageHead, type ResolvedHead, type SiteHead } from '../../shared/api/head.ts';
+import { statusMessage } from '../../shared/wording/status-messages.ts';
+import { routeErrorOf } from '../../shared/api/route-errors.tsx';
+import type { RouteDefinition, RouteParams } from '../../shared/api/route-definition.ts';
 import { branchLevels, type RouteFailure } from './branch-loads.ts';
 import { requestUrl, urlOnOrigin } from './request-url.ts';
 

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { HttpError } from '../../shared/http-error.ts';
+import type { HttpError } from '../../shared/api/http-error.ts';
 import { createDigest } from '../observability/digest.ts';
 import { untilStopped } from './abortable.ts';
 import { ClientDisconnectedError, RenderTimeoutError } from './render-errors.ts';

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { Location } from '../../shared/location.ts';
+import type { Location } from '../../shared/api/location.ts';
 import { targetPathAndQuery, urlOnOrigin } from './request-url.ts';
 
 /** Any origin: only the target's path and query are read. */

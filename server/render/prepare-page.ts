@@ -1,9 +1,9 @@
 import type { Request, Response } from 'express';
-import type { ResolvedHead } from '../../shared/head.ts';
-import { isHttpError } from '../../shared/http-error.ts';
-import type { EmbeddedPageData, LayoutData } from '../../shared/page-data.ts';
-import type { PageRouteDefinition, RouteParams } from '../../shared/route-definition.ts';
-import { statusDigest } from '../../shared/server-digests.ts';
+import type { ResolvedHead } from '../../shared/api/head.ts';
+import { isHttpError } from '../../shared/api/http-error.ts';
+import type { EmbeddedPageData, LayoutData } from '../../shared/protocol/page-data.ts';
+import type { PageRouteDefinition, RouteParams } from '../../shared/api/route-definition.ts';
+import { statusDigest } from '../../shared/protocol/server-digests.ts';
 import { logServerError } from '../observability/server-error-log.ts';
 import type { FormToken } from '../security/csrf.ts';
 import type { RouteFailure } from './branch-loads.ts';
@@ -128,7 +128,7 @@ interface BranchValues {
   readonly layouts: readonly unknown[];
 }
 
-/** The page's data as the browser receives it (shared/page-data.ts): the layouts' own, or `kept` for those it has already. */
+/** The page's data as the browser receives it (shared/protocol/page-data.ts): the layouts' own, or `kept` for those it has already. */
 function embeddedData(
   route: PageRouteDefinition,
   req: Request,

@@ -1,6 +1,6 @@
 import { parseCookie } from 'cookie';
 import type { Request } from 'express';
-import type { AppLoadContext, LoadContext, PageRequest, RouteParams } from '../../shared/route-definition.ts';
+import type { AppLoadContext, LoadContext, PageRequest, RouteParams } from '../../shared/api/route-definition.ts';
 import { RequestHeaders } from './request-headers.ts';
 import { requestUrl } from './request-url.ts';
 import { searchParamsOf } from './route-params.ts';

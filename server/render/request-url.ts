@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { HttpError } from '../../shared/http-error.ts';
+import { HttpError } from '../../shared/api/http-error.ts';
 
 /** RFC 9112 §3.2.2: `http://host/path`. The router reads only its path; so does the app. */
 const ABSOLUTE_FORM = /^https?:\/\//i;

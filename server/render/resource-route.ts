@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { Request, Response } from 'express';
-import type { ResourceRouteDefinition } from '../../shared/route-definition.ts';
+import type { ResourceRouteDefinition } from '../../shared/api/route-definition.ts';
 import { HTML_HEADERS } from '../http/html-headers.ts';
 import { logServerError } from '../observability/server-error-log.ts';
 import { appHeaders, assertNoSharedCookie, setRouteHeaders } from '../security/app-headers.ts';

@@ -1,4 +1,4 @@
-import type { RouteParams } from '../../shared/route-definition.ts';
+import type { RouteParams } from '../../shared/api/route-definition.ts';
 
 /** Express 5 gives wildcard parameters as arrays of segments; pages see one string each. */
 export function normalizeParams(params: Readonly<Record<string, string | string[] | undefined>>): RouteParams {

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { AppLoadContext, PageRequest } from '../../shared/route-definition.ts';
+import type { AppLoadContext, PageRequest } from '../../shared/api/route-definition.ts';
 import { callGetLoadContext } from './app-context.ts';
 import { isPromiseLike } from './loads-in-order.ts';
 import { PageLifecycle } from './page-lifecycle.ts';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ClientRoute } from '../../shared/page-data.ts';
+import type { ClientRoute } from '../../shared/protocol/page-data.ts';
 import { ASSETS_PATH } from './client-assets.ts';
 
 /** The route table for in-place navigation as a file of its own, served beside the built client. */

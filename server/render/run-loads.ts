@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { AppLoadContext, LayoutDefinition, LoadContext, PageRouteDefinition, RouteParams } from '../../shared/route-definition.ts';
+import type { AppLoadContext, LayoutDefinition, LoadContext, PageRouteDefinition, RouteParams } from '../../shared/api/route-definition.ts';
 import { keptLayouts, routeFailure, type RouteFailure } from './branch-loads.ts';
 import { mergeHeaders, unwrapData, type Unwrapped } from './page-answer.ts';
 import { guardLayouts, isPromiseLike, loadInOrder, observeRejections, type StartLoad } from './loads-in-order.ts';

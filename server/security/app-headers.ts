@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { NAVIGATION_REDIRECT_HEADER } from '../../shared/navigation.ts';
+import { NAVIGATION_REDIRECT_HEADER } from '../../shared/protocol/navigation-headers.ts';
 import type { HeaderPair } from '../http/response-head.ts';
 import { securityHeaderDefaults } from './security-headers.ts';
 

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { HttpError } from '../../shared/http-error.ts';
-import { FORM_TOKEN_FIELD } from '../../shared/navigation.ts';
+import { HttpError } from '../../shared/api/http-error.ts';
+import { FORM_TOKEN_FIELD } from '../../shared/protocol/navigation-headers.ts';
 import { createHmacSigner, type HmacSigner } from './hmac-signer.ts';
 import { randomText } from './random-pool.ts';
 

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { HttpError } from '../../shared/http-error.ts';
+import { HttpError } from '../../shared/api/http-error.ts';
 import { clientAddress } from './client-address.ts';
 
 export interface RateLimitOptions {

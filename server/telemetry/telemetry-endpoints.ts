@@ -1,6 +1,6 @@
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { HttpError } from '../../shared/http-error.ts';
-import { CLIENT_ERRORS_ENDPOINT, TELEMETRY_BODY_LIMIT_BYTES, TELEMETRY_PATH, VITALS_ENDPOINT } from '../../shared/telemetry.ts';
+import { HttpError } from '../../shared/api/http-error.ts';
+import { CLIENT_ERRORS_ENDPOINT, TELEMETRY_BODY_LIMIT_BYTES, TELEMETRY_PATH, VITALS_ENDPOINT } from '../../shared/protocol/telemetry.ts';
 import { bodyOf, readBodyWithin } from '../http/body-limit.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { createRateLimit } from '../security/rate-limit.ts';

@@ -1,4 +1,4 @@
-import { VITAL_NAMES, VITAL_RATINGS, type ClientErrorReport, type VitalName, type VitalRating, type VitalReport } from '../../shared/telemetry.ts';
+import { VITAL_NAMES, VITAL_RATINGS, type ClientErrorReport, type VitalName, type VitalRating, type VitalReport } from '../../shared/protocol/telemetry.ts';
 import { VALID_REQUEST_ID } from '../observability/request-id.ts';
 
 /** Field limits: generous for real reports, tight enough that a log line stays small. */

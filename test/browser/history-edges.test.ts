@@ -1,6 +1,6 @@
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { NAVIGATION_HEADER } from '../../shared/navigation.ts';
+import { NAVIGATION_HEADER } from '../../shared/protocol/navigation-headers.ts';
 import { DESKTOP_CHROME, fixtureSession, watchedPage, type WatchedPage } from './harness.ts';
 
 const session = fixtureSession();

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { NAVIGATION_HEADER } from '../../shared/navigation.ts';
+import { NAVIGATION_HEADER } from '../../shared/protocol/navigation-headers.ts';
 import { LOAD_REDIRECT_RESOURCE, LOAD_REDIRECT_PATH } from '../support/fixture-pages/load-redirect.tsx';
 import { DESKTOP_CHROME, fixtureSession, watchedPage } from './harness.ts';
 

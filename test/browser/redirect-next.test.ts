@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { NAVIGATION_REDIRECT_HEADER } from '../../shared/navigation.ts';
+import { NAVIGATION_REDIRECT_HEADER } from '../../shared/protocol/navigation-headers.ts';
 import { DESKTOP_CHROME, fixtureSession, watchedPage } from './harness.ts';
 
 const session = fixtureSession();

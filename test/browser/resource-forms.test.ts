@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { NAVIGATION_HEADER } from '../../shared/navigation.ts';
+import { NAVIGATION_HEADER } from '../../shared/protocol/navigation-headers.ts';
 import { DESKTOP_CHROME, fixtureSession, watchedPage } from './harness.ts';
 
 const session = fixtureSession();

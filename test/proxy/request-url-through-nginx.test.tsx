@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort } from '../../scripts/lib/loopback.ts';
-import { defineRoute, type PageProps } from '../../shared/route-definition.ts';
+import { defineRoute, type PageProps } from '../../shared/api/route-definition.ts';
 import { buildApp } from '../support/build-app.ts';
 import { close, listen } from '../support/http-client.ts';
 import { openRawConnection, splitResponses, type FramedResponse } from '../support/raw-http.ts';

@@ -3,7 +3,7 @@ import { createApp, type AppOptions } from '../../server/app.ts';
 import type { ResolvedApp } from '../../server/app-definition.ts';
 import { createCapturingLogger, type TestLogLine } from '../../server/testing/test-app.ts';
 import type { ClientAssets } from '../../server/render/client-assets.ts';
-import { flattenRoutes, isResourceRoute, type RouteDefinition, type RouteTableEntry } from '../../shared/route-definition.ts';
+import { flattenRoutes, isResourceRoute, type RouteDefinition, type RouteTableEntry } from '../../shared/api/route-definition.ts';
 
 /** One parsed pino line. */
 export type LogLine = TestLogLine;

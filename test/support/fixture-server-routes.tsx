@@ -1,5 +1,5 @@
-import { route, defineRoute, flattenRoutes, layout, type RouteDefinition, type RouteTableEntry } from '../../shared/route-definition.ts';
-import { forbidden, notFound, unauthorized } from '../../shared/status-helpers.ts';
+import { route, defineRoute, flattenRoutes, layout, type RouteDefinition, type RouteTableEntry } from '../../shared/api/route-definition.ts';
+import { forbidden, notFound, unauthorized } from '../../shared/api/status-helpers.ts';
 import * as boundaryThrow from './fixture-pages/boundary-throw.tsx';
 import * as clientThrow from './fixture-pages/client-throw.tsx';
 import * as awaitPage from './fixture-pages/await.tsx';

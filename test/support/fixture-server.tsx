@@ -3,7 +3,7 @@ import express from 'express';
 import { parseConfig } from '../../server/config.ts';
 import { loadClientAssets } from '../../server/render/client-assets.ts';
 import { startServer } from '../../server/start-server.ts';
-import type { RouteDefinition } from '../../shared/route-definition.ts';
+import type { RouteDefinition } from '../../shared/api/route-definition.ts';
 import { routes as fixtureServerRoutes, notFoundTable } from './fixture-server-routes.tsx';
 
 /**

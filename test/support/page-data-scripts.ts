@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import { createContext, runInContext } from 'node:vm';
 import request from 'supertest';
-import { PAGE_DATA_SCOPE } from '../../shared/page-data.ts';
+import { PAGE_DATA_SCOPE } from '../../shared/protocol/page-data.ts';
 
 /** The inline scripts of a page (no `src`), in document order. */
 export function inlineScripts(html: string): string[] {

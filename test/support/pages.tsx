@@ -1,7 +1,7 @@
 import { Suspense, use } from 'react';
-import { forbidden, notFound, unauthorized } from '../../shared/status-helpers.ts';
-import type { PageProps, PageRouteDefinition } from '../../shared/route-definition.ts';
-import { defineRoute } from '../../shared/route-definition.ts';
+import { forbidden, notFound, unauthorized } from '../../shared/api/status-helpers.ts';
+import type { PageProps, PageRouteDefinition } from '../../shared/api/route-definition.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
 import { createSettleAfter } from './settle-after.ts';
 
 const after = createSettleAfter<string>();

@@ -1,5 +1,5 @@
 import { Suspense, use } from 'react';
-import type { LoadContext, PageProps } from '../../shared/route-definition.ts';
+import type { LoadContext, PageProps } from '../../shared/api/route-definition.ts';
 import { createSettleAfter } from './settle-after.ts';
 
 const settleAfter = createSettleAfter<string>();

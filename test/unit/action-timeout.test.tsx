@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { defineRoute, type ActionContext } from '../../shared/route-definition.ts';
+import { defineRoute, type ActionContext } from '../../shared/api/route-definition.ts';
 import { buildApp, errorLines, waitFor } from '../support/build-app.ts';
 
 const SECRET = 'action-timeout-secret-0123456789-abcdef';

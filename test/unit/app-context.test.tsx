@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { defineApp, type LoadContextArgs } from '../../server/index.ts';
 import { createTestApp, type TestLogLine } from '../../server/testing/index.ts';
 import { data, defineRoute, notFound, redirect, unauthorized, type PageProps } from '../../shared/index.ts';
-import { NAVIGATION_FETCHER_HEADER, NAVIGATION_HEADER, NAVIGATION_REDIRECT_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
+import { NAVIGATION_FETCHER_HEADER, NAVIGATION_HEADER, NAVIGATION_REDIRECT_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/protocol/navigation-headers.ts';
 
 /**
  * The app's getLoadContext as an app declares it (defineApp, createTestApp): it is given the
@@ -20,7 +20,7 @@ interface Seen {
   readonly requestId: string;
 }
 
-declare module '../../shared/route-definition.ts' {
+declare module '../../shared/api/route-definition.ts' {
   interface AppLoadContext {
     readonly seen?: Seen;
   }

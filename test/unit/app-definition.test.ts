@@ -1,10 +1,10 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, defineApp, readSecret, resolveApp } from '../../server/app-definition.ts';
-import { defineRoute } from '../../shared/route-definition.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
 import { buildApp, errorLines } from '../support/build-app.ts';
 
-declare module '../../shared/route-definition.ts' {
+declare module '../../shared/api/route-definition.ts' {
   interface AppLoadContext {
     readonly greeting?: string;
   }

@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { NAVIGATION_HEADER, NAVIGATION_KEEP_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
-import { data } from '../../shared/responses.ts';
-import { defineRoute, layout, type RouteTableEntry } from '../../shared/route-definition.ts';
-import { Outlet } from '../../shared/route-hooks.tsx';
+import { NAVIGATION_HEADER, NAVIGATION_KEEP_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/protocol/navigation-headers.ts';
+import { data } from '../../shared/api/answers.ts';
+import { defineRoute, layout, type RouteTableEntry } from '../../shared/api/route-definition.ts';
+import { Outlet } from '../../shared/api/route-hooks.tsx';
 import { strictestCacheControl } from '../../server/http/cache-control.ts';
 import { createCookieSessionStorage } from '../../server/sessions/cookie-session.ts';
 import { asHydrating, buildApp } from '../support/build-app.ts';

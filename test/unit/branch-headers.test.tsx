@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { data } from '../../shared/responses.ts';
-import { defineRoute, layout, type RouteTableEntry } from '../../shared/route-definition.ts';
-import { isRouteErrorResponse, useRouteError } from '../../shared/route-errors.tsx';
-import { notFound } from '../../shared/status-helpers.ts';
+import { data } from '../../shared/api/answers.ts';
+import { defineRoute, layout, type RouteTableEntry } from '../../shared/api/route-definition.ts';
+import { isRouteErrorResponse, useRouteError } from '../../shared/api/route-errors.tsx';
+import { notFound } from '../../shared/api/status-helpers.ts';
 import { asHydrating, buildApp, errorLines } from '../support/build-app.ts';
 import { Frame } from '../support/layout-frame.tsx';
 import { pageDataOf } from '../support/page-data-scripts.ts';

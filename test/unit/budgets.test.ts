@@ -14,8 +14,8 @@ import {
 } from '../../scripts/lib/first-load-js.ts';
 import { firstLoadUrls } from '../../scripts/lib/manifest-urls.ts';
 import { loadClientAssets, MANIFEST_FILE } from '../../server/render/client-assets.ts';
-import { defineRoute } from '../../shared/route-definition.ts';
-import { forbidden, notFound, unauthorized } from '../../shared/status-helpers.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
+import { forbidden, notFound, unauthorized } from '../../shared/api/status-helpers.ts';
 import { buildApp } from '../support/build-app.ts';
 import { FIXTURE_CLIENT_DIR, FIXTURE_ROUTES_MODULE } from '../support/fixture-server-build.ts';
 import { routes } from '../support/fixture-server-routes.tsx';

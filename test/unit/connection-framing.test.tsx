@@ -1,6 +1,6 @@
 import { Suspense, use } from 'react';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { PageProps, RouteDefinition } from '../../shared/route-definition.ts';
+import type { PageProps, RouteDefinition } from '../../shared/api/route-definition.ts';
 import { buildApp, errorLines, type TestApp, waitFor } from '../support/build-app.ts';
 import { closeTestServers, DESKTOP_CHROME, listenForTest } from '../support/http-client.ts';
 import { unitRoutes } from '../support/pages.tsx';

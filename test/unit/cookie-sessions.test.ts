@@ -2,8 +2,8 @@ import { createHmac } from 'node:crypto';
 import request from 'supertest';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createCookieSessionStorage, MAX_SESSION_COOKIE_BYTES, SessionTooLargeError, type SessionStorage } from '../../server/sessions/cookie-session.ts';
-import { defineRoute } from '../../shared/route-definition.ts';
-import { forbidden, unauthorized } from '../../shared/status-helpers.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
+import { forbidden, unauthorized } from '../../shared/api/status-helpers.ts';
 import { buildApp } from '../support/build-app.ts';
 
 interface Visitor {
@@ -14,7 +14,7 @@ interface Visitor {
 const SECRET = 'session-secret-for-tests-at-least-32-chars';
 const OLD_SECRET = 'the-previous-session-secret-32-characters';
 
-declare module '../../shared/route-definition.ts' {
+declare module '../../shared/api/route-definition.ts' {
   interface AppLoadContext {
     readonly visitor?: Visitor | undefined;
   }

@@ -1,8 +1,8 @@
 import { Suspense, use } from 'react';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { defineRoute, type RouteDefinition } from '../../shared/route-definition.ts';
-import { notFound, unauthorized } from '../../shared/status-helpers.ts';
+import { defineRoute, type RouteDefinition } from '../../shared/api/route-definition.ts';
+import { notFound, unauthorized } from '../../shared/api/status-helpers.ts';
 import { asHydrating, buildApp, errorLines } from '../support/build-app.ts';
 import { DESKTOP_CHROME } from '../support/http-client.ts';
 import { after } from '../support/settle-after.ts';

@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { createContext, runInContext } from 'node:vm';
 import { describe, expect, test } from 'vitest';
-import { NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
-import { defineRoute } from '../../shared/route-definition.ts';
+import { NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/protocol/navigation-headers.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
 import { asHydrating, buildApp, errorLines } from '../support/build-app.ts';
 import { DESKTOP_CHROME } from '../support/http-client.ts';
 import { navigationLines } from '../support/navigation-data-lines.ts';

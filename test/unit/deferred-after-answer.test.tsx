@@ -1,7 +1,7 @@
 import { Suspense, use } from 'react';
 import request from 'supertest';
 import { afterEach, describe, expect, test } from 'vitest';
-import { defineRoute, type PageProps } from '../../shared/route-definition.ts';
+import { defineRoute, type PageProps } from '../../shared/api/route-definition.ts';
 import { buildApp, delay, errorLines, waitFor } from '../support/build-app.ts';
 import { closeTestServers, DESKTOP_CHROME, listenForTest } from '../support/http-client.ts';
 import { openRawConnection } from '../support/raw-http.ts';

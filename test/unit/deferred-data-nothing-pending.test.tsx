@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { afterEach, describe, expect, test } from 'vitest';
-import { defineRoute, type PageProps } from '../../shared/route-definition.ts';
+import { defineRoute, type PageProps } from '../../shared/api/route-definition.ts';
 import { asHydrating, buildApp, LEVEL, waitFor } from '../support/build-app.ts';
 import { closeTestServers, DESKTOP_CHROME, getTimed, listenForTest } from '../support/http-client.ts';
 

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { defineRoute } from '../../shared/route-definition.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
 import { asHydrating, buildApp, errorLines } from '../support/build-app.ts';
 import { DESKTOP_CHROME } from '../support/http-client.ts';
 import { pageDataOf } from '../support/page-data-scripts.ts';

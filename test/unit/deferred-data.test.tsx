@@ -1,9 +1,9 @@
 import { Suspense, use } from 'react';
 import request from 'supertest';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { PageProps, RouteDefinition } from '../../shared/route-definition.ts';
-import { defineRoute } from '../../shared/route-definition.ts';
-import { notFound } from '../../shared/status-helpers.ts';
+import type { PageProps, RouteDefinition } from '../../shared/api/route-definition.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
+import { notFound } from '../../shared/api/status-helpers.ts';
 import { asHydrating, buildApp, errorLines, LEVEL, type TestApp } from '../support/build-app.ts';
 import { arrival, closeTestServers, DESKTOP_CHROME, getTimed, listenForTest } from '../support/http-client.ts';
 import { dataScripts, inlineScripts, pageDataOf } from '../support/page-data-scripts.ts';

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { DELIVERY_RECHECK_MS } from '../../server/lifecycle/delivery-deadline.ts';
 import { createHttpServer } from '../../server/lifecycle/http-server.ts';
 import { createLogger } from '../../server/observability/logger.ts';
-import type { PageProps } from '../../shared/route-definition.ts';
+import type { PageProps } from '../../shared/api/route-definition.ts';
 import { buildApp, delay, errorLines, type LogLine, waitFor } from '../support/build-app.ts';
 import { close } from '../support/http-client.ts';
 import { openRawConnection, splitResponses } from '../support/raw-http.ts';

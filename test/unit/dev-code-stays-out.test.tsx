@@ -6,7 +6,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildClient, clientBuildOptions, findPageEntries } from '../../scripts/build-client.ts';
 import { devModules } from '../../scripts/dev/dev-modules.ts';
-import { defineRoute } from '../../shared/route-definition.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
 import { buildApp } from '../support/build-app.ts';
 
 /** The dev-loop fixture app: components with state, a component module, a stylesheet. */

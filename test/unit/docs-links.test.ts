@@ -77,8 +77,8 @@ const REPO_PATH =
 /** Team material outside the repository, and work-item numbers, mean nothing to a reader. */
 const FORBIDDEN: ReadonlyArray<readonly [RegExp, string]> = [
   // `../shared` beside the checkout; an import of a module of the repository's own shared/
-  // (`'../shared/route-definition.ts'` from app/) is not it.
-  [/\.\.\/shared\b(?!\/[\w-]+\.tsx?\b)/, 'a path outside the repository (../shared)'],
+  // (`'../shared/api/route-definition.ts'` from app/) is not it.
+  [/\.\.\/shared\b(?!(?:\/[\w-]+)*\/[\w-]+\.tsx?\b)/, 'a path outside the repository (../shared)'],
   [/\bSPEC\b/, 'the team specification (SPEC)'],
   [/§/, 'a section sign'],
   [/\bissues?\s*#?\d+/i, 'an issue number'],
@@ -143,7 +143,7 @@ describe('the checks themselves', () => {
   test('report outside material and issue numbers', () => {
     expect(forbiddenMentions(`see ${['..', 'shared', 'SPEC.md'].join('/')} ${'§'}4 (${'issue'} 7)`)).toHaveLength(4);
     expect(forbiddenMentions('Targets, as set for the service')).toEqual([]);
-    expect(forbiddenMentions("import type { PageProps } from '../shared/route-definition.ts';")).toEqual([]);
+    expect(forbiddenMentions("import type { PageProps } from '../shared/api/route-definition.ts';")).toEqual([]);
     expect(forbiddenMentions(`read ${['..', 'shared', 'STYLE.md'].join('/')} first`)).toHaveLength(1);
   });
 });

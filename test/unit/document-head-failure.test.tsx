@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { DataWithResponseInit } from '../../shared/responses.ts';
-import { defineRoute } from '../../shared/route-definition.ts';
+import { DataWithResponseInit } from '../../shared/api/answers.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
 import { buildApp, errorLines } from '../support/build-app.ts';
 
 /**

@@ -15,19 +15,19 @@ const door = readDoor(join(SHARED, 'index.ts'));
 
 describe('imports of the main door in the client build', () => {
   test('each name is read from the door with the module that defines it, types included', () => {
-    expect(door.get('Link')).toBe(join(SHARED, 'link.tsx'));
-    expect(door.get('useFetcher')).toBe(join(SHARED, 'fetcher.tsx'));
-    expect(door.get('PageProps')).toBe(join(SHARED, 'route-definition.ts'));
+    expect(door.get('Link')).toBe(join(SHARED, 'api', 'link.tsx'));
+    expect(door.get('useFetcher')).toBe(join(SHARED, 'api', 'fetcher.tsx'));
+    expect(door.get('PageProps')).toBe(join(SHARED, 'api', 'route-definition.ts'));
   });
 
   test('an import of several names becomes one import per defining module, on the same lines', () => {
     const text = "import {\n  Link,\n  type PageProps,\n  useFetcher as useIt,\n} from 'react-stream-shell';\nexport const x = 1;\n";
     const out = withDirectImports(text, door) ?? '';
     expect(out.split('\n')).toHaveLength(text.split('\n').length);
-    expect(out).toContain(`import { Link } from ${JSON.stringify(join(SHARED, 'link.tsx'))};`);
+    expect(out).toContain(`import { Link } from ${JSON.stringify(join(SHARED, 'api', 'link.tsx'))};`);
     // A type needs no module: it is left out, as esbuild would erase it.
     expect(out).not.toContain('PageProps');
-    expect(out).toContain(`import { useFetcher as useIt } from ${JSON.stringify(join(SHARED, 'fetcher.tsx'))};`);
+    expect(out).toContain(`import { useFetcher as useIt } from ${JSON.stringify(join(SHARED, 'api', 'fetcher.tsx'))};`);
     expect(out).not.toContain("'react-stream-shell'");
     expect(out.split('\n')[5]).toBe('export const x = 1;');
   });
@@ -85,8 +85,8 @@ describe('imports of the main door in the client build', () => {
     }
 
     test('the page that names only Link loads no fetcher code; through the door it would', async () => {
-      expect((await inputsOfPlain(true)).some((input) => input.endsWith('shared/fetcher.tsx'))).toBe(false);
-      expect((await inputsOfPlain(false)).some((input) => input.endsWith('shared/fetcher.tsx'))).toBe(true);
+      expect((await inputsOfPlain(true)).some((input) => input.endsWith('shared/api/fetcher.tsx'))).toBe(false);
+      expect((await inputsOfPlain(false)).some((input) => input.endsWith('shared/api/fetcher.tsx'))).toBe(true);
     });
   });
 });

@@ -1,15 +1,15 @@
 import { createContext, runInContext } from 'node:vm';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { invalid, redirect } from '../../shared/action-helpers.ts';
-import { NAVIGATION_FETCHER_HEADER, NAVIGATION_HEADER, NAVIGATION_REDIRECT_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
-import { data } from '../../shared/responses.ts';
-import { defineRoute, layout, type ActionContext, type LayoutModule, type RouteTableEntry } from '../../shared/route-definition.ts';
+import { invalid, redirect } from '../../shared/api/action-helpers.ts';
+import { NAVIGATION_FETCHER_HEADER, NAVIGATION_HEADER, NAVIGATION_REDIRECT_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/protocol/navigation-headers.ts';
+import { data } from '../../shared/api/answers.ts';
+import { defineRoute, layout, type ActionContext, type LayoutModule, type RouteTableEntry } from '../../shared/api/route-definition.ts';
 import { asHydrating, buildApp, errorLines, type TestApp } from '../support/build-app.ts';
 import { navigationLines } from '../support/navigation-data-lines.ts';
 
 /**
- * A fetcher's post (shared/fetcher.tsx) on the wire: the navigation data path answers it with the
+ * A fetcher's post (shared/api/fetcher.tsx) on the wire: the navigation data path answers it with the
  * action's result alone, as data lines, without running the page's load (its layouts' run once,
  * before the action, as guards: docs/security.md#guards); the
  * statuses of a refused post stay those of any post (docs/building-an-app.md#fetchers).

@@ -3,6 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 
 const SERVER = resolve(import.meta.dirname, '..', '..', 'server');
+const SHARED = resolve(import.meta.dirname, '..', '..', 'shared');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -12,23 +13,29 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The folder of `server/` a file is in; a file directly in `server/` (app.ts, config.ts…) stands for itself. */
-function folderOf(file: string): string {
-  const parts = relative(SERVER, file).split('/');
-  return parts.length > 1 ? (parts[0] ?? '') : (parts[0] ?? '');
+/** The folder of `root` a file is in; a file directly in it (app.ts, config.ts…) stands for itself. */
+function folderOf(root: string, file: string): string {
+  return relative(root, file).split('/')[0] ?? '';
 }
 
-/** Which folders of server/ each folder imports from, by the relative imports of its files. */
-function folderGraph(): Map<string, Set<string>> {
+/** Each import or re-export of a text: its relative module, and whether it brings types alone. */
+const IMPORT = /^(?:import|export)\s+(type\s+)?[^;]*?from '(\.[^']+)'/gms;
+
+/**
+ * Which folders of `root` each folder imports from, by the relative imports of its files;
+ * with `values`, only imports that bring values (an `import type` is erased from the build).
+ */
+function folderGraph(root = SERVER, { values = false } = {}): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();
-  for (const file of sourceFiles(SERVER)) {
-    const from = folderOf(file);
+  for (const file of sourceFiles(root)) {
+    const from = folderOf(root, file);
     const edges = graph.get(from) ?? new Set<string>();
     graph.set(from, edges);
-    for (const match of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
-      const target = resolve(dirname(file), match[1] ?? '');
-      if (!target.startsWith(`${SERVER}/`)) continue;
-      const to = folderOf(target);
+    for (const [, typesOnly, module] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      if (values && typesOnly !== undefined) continue;
+      const target = resolve(dirname(file), module ?? '');
+      if (!target.startsWith(`${root}/`)) continue;
+      const to = folderOf(root, target);
       if (to !== from) edges.add(to);
     }
   }
@@ -65,5 +72,30 @@ describe('the folders of server/', () => {
       ['c', new Set(['a'])],
     ]);
     expect(cycles(graph).length).toBeGreaterThan(0);
+  });
+});
+
+describe('the folders of shared/, by audience', () => {
+  // wording/ (the product's words) ← protocol/ (what server and browser agree on) ← api/ (what
+  // an app imports, through shared/index.ts) ← views/ (what the framework renders on both sides).
+  const graph = folderGraph(SHARED, { values: true });
+
+  test('wording/ imports nothing of shared/', () => {
+    expect([...(graph.get('wording') ?? [])]).toEqual([]);
+  });
+
+  test("protocol/ brings in no value of the app's API or the views: its imports of api/ are types", () => {
+    expect([...(graph.get('protocol') ?? [])].filter((folder) => folder !== 'wording')).toEqual([]);
+    expect(folderGraph(SHARED).get('protocol')?.has('api')).toBe(true);
+  });
+
+  test("api/ never reaches the framework's views", () => {
+    expect(graph.get('api')?.has('views')).toBe(false);
+    expect([...(graph.get('api') ?? [])].every((folder) => ['protocol', 'wording'].includes(folder))).toBe(true);
+  });
+
+  test('every file of shared/ but its door is in one of the four folders', () => {
+    const folders = new Set(sourceFiles(SHARED).map((file) => folderOf(SHARED, file)));
+    expect([...folders].sort()).toEqual(['api', 'index.ts', 'protocol', 'views', 'wording']);
   });
 });

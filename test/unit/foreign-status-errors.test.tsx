@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { defineRoute } from '../../shared/route-definition.ts';
-import { notFound } from '../../shared/status-helpers.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
+import { notFound } from '../../shared/api/status-helpers.ts';
 import { buildApp, errorLines, LEVEL, type LogLine } from '../support/build-app.ts';
 
 const SECRET = 'foreign-status-secret-0123456789-abcdefgh';

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { defineRoute, type ActionContext, type RouteDefinition } from '../../shared/route-definition.ts';
+import { defineRoute, type ActionContext, type RouteDefinition } from '../../shared/api/route-definition.ts';
 import { buildApp, errorLines, type TestApp } from '../support/build-app.ts';
 
 /**

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { Form } from '../../shared/form.tsx';
-import { defineRoute } from '../../shared/route-definition.ts';
+import { Form } from '../../shared/api/form.tsx';
+import { defineRoute } from '../../shared/api/route-definition.ts';
 import { asHydrating, buildApp } from '../support/build-app.ts';
 import { pageDataOf } from '../support/page-data-scripts.ts';
 

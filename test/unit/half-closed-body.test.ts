@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { defineRoute, type RouteDefinition } from '../../shared/route-definition.ts';
-import { VITALS_ENDPOINT } from '../../shared/telemetry.ts';
+import { defineRoute, type RouteDefinition } from '../../shared/api/route-definition.ts';
+import { VITALS_ENDPOINT } from '../../shared/protocol/telemetry.ts';
 import { buildApp, delay, errorLines, waitFor, type TestApp } from '../support/build-app.ts';
 import { afterServerCloses, expectOneClosingStatusPage, watchConsoleError, type ClosedExchange } from '../support/closing-answers.ts';
 import { closeTestServers, listenForTest } from '../support/http-client.ts';

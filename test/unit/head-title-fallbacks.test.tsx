@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
-import { defineRoute } from '../../shared/route-definition.ts';
+import { NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/protocol/navigation-headers.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
 import { asHydrating, buildApp } from '../support/build-app.ts';
 import { DESKTOP_CHROME } from '../support/http-client.ts';
 import { navigationLines } from '../support/navigation-data-lines.ts';

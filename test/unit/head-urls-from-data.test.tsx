@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import type { PageHead } from '../../shared/head.ts';
-import { defineRoute } from '../../shared/route-definition.ts';
+import type { PageHead } from '../../shared/api/head.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
 import { buildApp, errorLines, LEVEL, type LogLine } from '../support/build-app.ts';
 
 const PUBLIC_ORIGIN = new URL('https://shop.example.com');

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { defineRoute } from '../../shared/route-definition.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
 import { routes as fixtureRoutes } from '../support/fixture-server-routes.tsx';
 import { buildApp } from '../support/build-app.ts';
 

@@ -2,8 +2,8 @@ import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { createApp } from '../../server/app.ts';
 import { createLogger } from '../../server/observability/logger.ts';
-import { data, redirect } from '../../shared/responses.ts';
-import { defineRoute, type RouteDefinition } from '../../shared/route-definition.ts';
+import { data, redirect } from '../../shared/api/answers.ts';
+import { defineRoute, type RouteDefinition } from '../../shared/api/route-definition.ts';
 import { TEST_FORMS } from '../support/build-app.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { RouteDefinition } from '../../shared/route-definition.ts';
+import type { RouteDefinition } from '../../shared/api/route-definition.ts';
 import { buildApp, delay } from '../support/build-app.ts';
 import { closeTestServers, listenForTest } from '../support/http-client.ts';
 import { unitRoutes } from '../support/pages.tsx';

@@ -1,8 +1,8 @@
 import { Suspense, use } from 'react';
 import { afterEach, describe, expect, test } from 'vitest';
-import { defineRoute, type PageProps } from '../../shared/route-definition.ts';
-import { statusOfDigest } from '../../shared/server-digests.ts';
-import { forbidden, notFound, unauthorized } from '../../shared/status-helpers.ts';
+import { defineRoute, type PageProps } from '../../shared/api/route-definition.ts';
+import { statusOfDigest } from '../../shared/protocol/server-digests.ts';
+import { forbidden, notFound, unauthorized } from '../../shared/api/status-helpers.ts';
 import { buildApp, LEVEL, waitFor } from '../support/build-app.ts';
 import { closeTestServers, DESKTOP_CHROME, getTimed, listenForTest } from '../support/http-client.ts';
 import { createSettleAfter } from '../support/settle-after.ts';

@@ -1,10 +1,10 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import type { LayoutHead } from '../../shared/head.ts';
-import { HttpError } from '../../shared/http-error.ts';
-import { redirect } from '../../shared/responses.ts';
-import { defineRoute, layout, type LayoutModule, type RouteTableEntry } from '../../shared/route-definition.ts';
-import { isRouteErrorResponse, ServerRouteError, useRouteError } from '../../shared/route-errors.tsx';
+import type { LayoutHead } from '../../shared/api/head.ts';
+import { HttpError } from '../../shared/api/http-error.ts';
+import { redirect } from '../../shared/api/answers.ts';
+import { defineRoute, layout, type LayoutModule, type RouteTableEntry } from '../../shared/api/route-definition.ts';
+import { isRouteErrorResponse, ServerRouteError, useRouteError } from '../../shared/api/route-errors.tsx';
 import { asHydrating, buildApp, errorLines } from '../support/build-app.ts';
 import { Frame } from '../support/layout-frame.tsx';
 

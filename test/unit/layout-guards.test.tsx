@@ -1,11 +1,11 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { redirect } from '../../shared/action-helpers.ts';
-import { NAVIGATION_FETCHER_HEADER, NAVIGATION_HEADER, NAVIGATION_KEEP_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
-import { defineRoute, layout, type LayoutModule, type LoadContext, type RouteTableEntry } from '../../shared/route-definition.ts';
-import { Outlet } from '../../shared/route-hooks.tsx';
-import { isRouteErrorResponse, useRouteError } from '../../shared/route-errors.tsx';
-import { forbidden, unauthorized } from '../../shared/status-helpers.ts';
+import { redirect } from '../../shared/api/action-helpers.ts';
+import { NAVIGATION_FETCHER_HEADER, NAVIGATION_HEADER, NAVIGATION_KEEP_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/protocol/navigation-headers.ts';
+import { defineRoute, layout, type LayoutModule, type LoadContext, type RouteTableEntry } from '../../shared/api/route-definition.ts';
+import { Outlet } from '../../shared/api/route-hooks.tsx';
+import { isRouteErrorResponse, useRouteError } from '../../shared/api/route-errors.tsx';
+import { forbidden, unauthorized } from '../../shared/api/status-helpers.ts';
 import { asHydrating, buildApp, errorLines } from '../support/build-app.ts';
 
 /**

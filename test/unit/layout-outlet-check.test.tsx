@@ -1,8 +1,8 @@
 import { Suspense, use } from 'react';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { defineRoute, layout, type RouteTableEntry } from '../../shared/route-definition.ts';
-import { Outlet } from '../../shared/route-hooks.tsx';
+import { defineRoute, layout, type RouteTableEntry } from '../../shared/api/route-definition.ts';
+import { Outlet } from '../../shared/api/route-hooks.tsx';
 import { buildApp, LEVEL, type LogLine } from '../support/build-app.ts';
 import { Frame } from '../support/layout-frame.tsx';
 import { after } from '../support/settle-after.ts';

@@ -1,10 +1,10 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import type { LayoutHead } from '../../shared/head.ts';
-import { defineRoute, layout, type LayoutModule, type RouteTableEntry } from '../../shared/route-definition.ts';
-import { Outlet, useLoaderData, useRouteLoaderData } from '../../shared/route-hooks.tsx';
-import { isRouteErrorResponse, ServerRouteError, useRouteError } from '../../shared/route-errors.tsx';
-import { notFound } from '../../shared/status-helpers.ts';
+import type { LayoutHead } from '../../shared/api/head.ts';
+import { defineRoute, layout, type LayoutModule, type RouteTableEntry } from '../../shared/api/route-definition.ts';
+import { Outlet, useLoaderData, useRouteLoaderData } from '../../shared/api/route-hooks.tsx';
+import { isRouteErrorResponse, ServerRouteError, useRouteError } from '../../shared/api/route-errors.tsx';
+import { notFound } from '../../shared/api/status-helpers.ts';
 import { asHydrating, buildApp, errorLines, LEVEL } from '../support/build-app.ts';
 
 function Shell() {

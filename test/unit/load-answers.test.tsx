@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { NAVIGATION_HEADER, NAVIGATION_REDIRECT_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
-import { Form } from '../../shared/form.tsx';
-import { data, redirect } from '../../shared/responses.ts';
-import { defineRoute, type LoadedData, type PageProps, type RouteDefinition } from '../../shared/route-definition.ts';
+import { NAVIGATION_HEADER, NAVIGATION_REDIRECT_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/protocol/navigation-headers.ts';
+import { Form } from '../../shared/api/form.tsx';
+import { data, redirect } from '../../shared/api/answers.ts';
+import { defineRoute, type LoadedData, type PageProps, type RouteDefinition } from '../../shared/api/route-definition.ts';
 import { asHydrating, buildApp, errorLines, LEVEL, type LogLine } from '../support/build-app.ts';
 import { navigationDataOf } from '../support/navigation-data-lines.ts';
 import { pageDataOf } from '../support/page-data-scripts.ts';

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { afterEach, describe, expect, test } from 'vitest';
 import { buildApp, delay, errorLines, waitFor } from '../support/build-app.ts';
 import { closeTestServers, DESKTOP_CHROME, listenForTest } from '../support/http-client.ts';
-import type { LoadContext } from '../../shared/route-definition.ts';
+import type { LoadContext } from '../../shared/api/route-definition.ts';
 import { ClientDisconnectedError, RenderTimeoutError } from '../../server/render/render-errors.ts';
 
 afterEach(closeTestServers);

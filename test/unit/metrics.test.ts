@@ -6,7 +6,7 @@ import { Gauge } from 'prom-client';
 import { createLogger } from '../../server/observability/logger.ts';
 import { buildApp, LEVEL, type LogLine } from '../support/build-app.ts';
 import { unitRoutes } from '../support/pages.tsx';
-import { VITALS_ENDPOINT } from '../../shared/telemetry.ts';
+import { VITALS_ENDPOINT } from '../../shared/protocol/telemetry.ts';
 import type { Server } from 'node:http';
 
 describe('Prometheus metrics', () => {

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, test } from 'vitest';
-import { defineRoute } from '../../shared/route-definition.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
 import { asHydrating, buildApp } from '../support/build-app.ts';
 import { closeTestServers, DESKTOP_CHROME, listenForTest, type TimedChunk } from '../support/http-client.ts';
 import { navigationLines } from '../support/navigation-data-lines.ts';

@@ -1,7 +1,7 @@
 import { Suspense, use } from 'react';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { defineRoute } from '../../shared/route-definition.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
 import { asHydrating, buildApp, errorLines, LEVEL } from '../support/build-app.ts';
 import { DESKTOP_CHROME } from '../support/http-client.ts';
 import { after } from '../support/settle-after.ts';

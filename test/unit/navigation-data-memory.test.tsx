@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
-import { data } from '../../shared/responses.ts';
-import { defineRoute } from '../../shared/route-definition.ts';
+import { NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/protocol/navigation-headers.ts';
+import { data } from '../../shared/api/answers.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
 import { createCookieSessionStorage } from '../../server/sessions/cookie-session.ts';
 import { asHydrating, buildApp } from '../support/build-app.ts';
 import { navigationLines } from '../support/navigation-data-lines.ts';

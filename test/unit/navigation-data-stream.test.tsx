@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { createGunzip } from 'node:zlib';
 import { afterEach, describe, expect, test } from 'vitest';
-import { NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
-import { defineRoute, type RouteDefinition } from '../../shared/route-definition.ts';
+import { NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/protocol/navigation-headers.ts';
+import { defineRoute, type RouteDefinition } from '../../shared/api/route-definition.ts';
 import { asHydrating, buildApp, delay, errorLines, waitFor } from '../support/build-app.ts';
 import { closeTestServers, DESKTOP_CHROME, getTimed, listenForTest, type TimedChunk } from '../support/http-client.ts';
 import { navigationDataOf, navigationLines } from '../support/navigation-data-lines.ts';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterEach, describe, expect, test } from 'vitest';
-import { defineRoute, type RouteDefinition } from '../../shared/route-definition.ts';
+import { defineRoute, type RouteDefinition } from '../../shared/api/route-definition.ts';
 import { asHydrating, buildApp, errorLines, LEVEL } from '../support/build-app.ts';
 import { closeTestServers, DESKTOP_CHROME, getTimed, listenForTest } from '../support/http-client.ts';
 import { pageDataOf } from '../support/page-data-scripts.ts';

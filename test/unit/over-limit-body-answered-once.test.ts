@@ -1,7 +1,7 @@
 import { afterEach, describe, test, vi, type MockInstance } from 'vitest';
 import { ACTION_BODY_LIMIT_BYTES } from '../../server/actions/form-body.ts';
-import { defineRoute, type RouteDefinition } from '../../shared/route-definition.ts';
-import { TELEMETRY_BODY_LIMIT_BYTES, VITALS_ENDPOINT } from '../../shared/telemetry.ts';
+import { defineRoute, type RouteDefinition } from '../../shared/api/route-definition.ts';
+import { TELEMETRY_BODY_LIMIT_BYTES, VITALS_ENDPOINT } from '../../shared/protocol/telemetry.ts';
 import { buildApp, type TestApp } from '../support/build-app.ts';
 import { afterServerCloses, expectOneClosingStatusPage, watchConsoleError, type ClosedExchange } from '../support/closing-answers.ts';
 import { closeTestServers, listenForTest } from '../support/http-client.ts';

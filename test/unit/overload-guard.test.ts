@@ -2,7 +2,7 @@ import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { processReadings, type LoadReadings, type OverloadLimits, type ReadingSource } from '../../server/lifecycle/overload-guard.ts';
 import { createMetrics } from '../../server/observability/metrics.ts';
-import type { PageRouteDefinition } from '../../shared/route-definition.ts';
+import type { PageRouteDefinition } from '../../shared/api/route-definition.ts';
 import { asHydrating, buildApp, delay, LEVEL, waitFor, type LogLine } from '../support/build-app.ts';
 import { unitRoutes } from '../support/pages.tsx';
 

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { defineRoute } from '../../shared/route-definition.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
 import { ConfigError, defineApp, type PolicySources } from '../../server/index.ts';
 import { createTestApp } from '../../server/testing/index.ts';
 

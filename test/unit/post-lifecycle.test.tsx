@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterEach, describe, expect, test } from 'vitest';
-import { defineRoute, type PageProps } from '../../shared/route-definition.ts';
+import { defineRoute, type PageProps } from '../../shared/api/route-definition.ts';
 import { buildApp, errorLines, waitFor } from '../support/build-app.ts';
 import { closeTestServers, listenForTest } from '../support/http-client.ts';
 import { openRawConnection } from '../support/raw-http.ts';
@@ -19,7 +19,7 @@ interface Trail {
   readonly stages: string[];
 }
 
-declare module '../../shared/route-definition.ts' {
+declare module '../../shared/api/route-definition.ts' {
   interface AppLoadContext {
     readonly trail?: Trail;
   }

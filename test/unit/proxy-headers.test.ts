@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import type { AppOptions } from '../../server/app.ts';
-import { VITALS_ENDPOINT } from '../../shared/telemetry.ts';
+import { VITALS_ENDPOINT } from '../../shared/protocol/telemetry.ts';
 import { buildApp } from '../support/build-app.ts';
 import { unitRoutes } from '../support/pages.tsx';
 

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { randomText } from '../../server/security/random-pool.ts';
-import { defineRoute } from '../../shared/route-definition.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
 import { buildApp } from '../support/build-app.ts';
 
 describe('random values from the pool', () => {

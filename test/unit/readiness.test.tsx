@@ -2,7 +2,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { ReadinessState } from '../../server/lifecycle/readiness.ts';
-import { defineRoute } from '../../shared/route-definition.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
 import { buildApp, LEVEL, waitFor } from '../support/build-app.ts';
 import { close, listen } from '../support/http-client.ts';
 import { unitRoutes } from '../support/pages.tsx';

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { redirect } from '../../shared/action-helpers.ts';
-import { NAVIGATION_HEADER, NAVIGATION_REDIRECT_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
-import { defineRoute, type ActionContext, type RouteDefinition } from '../../shared/route-definition.ts';
+import { redirect } from '../../shared/api/action-helpers.ts';
+import { NAVIGATION_HEADER, NAVIGATION_REDIRECT_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/protocol/navigation-headers.ts';
+import { defineRoute, type ActionContext, type RouteDefinition } from '../../shared/api/route-definition.ts';
 import { buildApp, errorLines, type TestApp } from '../support/build-app.ts';
 
 const SECRET = 'redirect-targets-secret-0123456789-abcdef';

@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import type { LoadContextArgs } from '../../server/render/request-context.ts';
-import type { AppLoadContext, LoadContext, PageProps, RouteDefinition } from '../../shared/route-definition.ts';
-import { defineRoute } from '../../shared/route-definition.ts';
-import { forbidden, unauthorized } from '../../shared/status-helpers.ts';
+import type { AppLoadContext, LoadContext, PageProps, RouteDefinition } from '../../shared/api/route-definition.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
+import { forbidden, unauthorized } from '../../shared/api/status-helpers.ts';
 import { buildApp, errorLines } from '../support/build-app.ts';
 
 interface Session {
@@ -12,7 +12,7 @@ interface Session {
 }
 
 // How an app types its context once, as docs/building-an-app.md shows.
-declare module '../../shared/route-definition.ts' {
+declare module '../../shared/api/route-definition.ts' {
   interface AppLoadContext {
     readonly session?: Session;
   }

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { defineRoute, type LoadContext, type PageProps, type RouteDefinition } from '../../shared/route-definition.ts';
+import { defineRoute, type LoadContext, type PageProps, type RouteDefinition } from '../../shared/api/route-definition.ts';
 import type { AppOptions } from '../../server/app.ts';
 import { buildApp, errorLines, LEVEL, type TestApp } from '../support/build-app.ts';
 import { close, listen } from '../support/http-client.ts';

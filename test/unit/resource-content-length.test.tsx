@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { data } from '../../shared/responses.ts';
-import { defineRoute, type RouteDefinition } from '../../shared/route-definition.ts';
+import { data } from '../../shared/api/answers.ts';
+import { defineRoute, type RouteDefinition } from '../../shared/api/route-definition.ts';
 import { buildApp, errorLines, LEVEL, waitFor, type LogLine } from '../support/build-app.ts';
 import { closeTestServers, listenForTest } from '../support/http-client.ts';
 import { openRawConnection, splitResponses, type RawConnection } from '../support/raw-http.ts';

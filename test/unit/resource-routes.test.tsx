@@ -3,10 +3,10 @@ import { open } from 'node:fs/promises';
 import { get, type IncomingHttpHeaders } from 'node:http';
 import request from 'supertest';
 import { afterEach, describe, expect, test } from 'vitest';
-import { NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/navigation.ts';
-import { redirect } from '../../shared/responses.ts';
-import { defineRoute, route, type ActionContext, type LoadContext, type RouteDefinition } from '../../shared/route-definition.ts';
-import { notFound } from '../../shared/status-helpers.ts';
+import { NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/protocol/navigation-headers.ts';
+import { redirect } from '../../shared/api/answers.ts';
+import { defineRoute, route, type ActionContext, type LoadContext, type RouteDefinition } from '../../shared/api/route-definition.ts';
+import { notFound } from '../../shared/api/status-helpers.ts';
 import { asHydrating, buildApp, delay, errorLines, LEVEL, waitFor, type LogLine, type TestApp } from '../support/build-app.ts';
 import { closeTestServers, DESKTOP_CHROME, getTimed, listenForTest } from '../support/http-client.ts';
 import { routeTableOf } from '../support/page-data-scripts.ts';
@@ -17,7 +17,7 @@ import { routeTableOf } from '../support/page-data-scripts.ts';
  * page's request context, log lines, status pages, digests, HEAD and render timeout.
  */
 
-declare module '../../shared/route-definition.ts' {
+declare module '../../shared/api/route-definition.ts' {
   interface AppLoadContext {
     /** What this file's getLoadContext gives: a resource route sees it as a page would. */
     readonly tenant?: string;

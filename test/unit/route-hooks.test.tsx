@@ -1,11 +1,11 @@
 import request from 'supertest';
 import { describe, expect, expectTypeOf, test } from 'vitest';
-import { type InvalidData, invalid } from '../../shared/action-helpers.ts';
-import { data } from '../../shared/responses.ts';
-import type { ActionContext, LoadContext, LoadedData } from '../../shared/route-definition.ts';
-import { defineRoute } from '../../shared/route-definition.ts';
-import type { useRouteError } from '../../shared/route-errors.tsx';
-import { type ActionDataOf, type PathParams, useActionData, useLoaderData, useParams, type useRouteLoaderData } from '../../shared/route-hooks.tsx';
+import { type InvalidData, invalid } from '../../shared/api/action-helpers.ts';
+import { data } from '../../shared/api/answers.ts';
+import type { ActionContext, LoadContext, LoadedData } from '../../shared/api/route-definition.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
+import type { useRouteError } from '../../shared/api/route-errors.tsx';
+import { type ActionDataOf, type PathParams, useActionData, useLoaderData, useParams, type useRouteLoaderData } from '../../shared/api/route-hooks.tsx';
 import { renderToString } from 'react-dom/server';
 import { buildApp } from '../support/build-app.ts';
 

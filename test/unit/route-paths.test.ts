@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { defineRoute, layout } from '../../shared/route-definition.ts';
+import { defineRoute, layout } from '../../shared/api/route-definition.ts';
 import { buildApp } from '../support/build-app.ts';
 
 const page = { component: () => null };

@@ -2,7 +2,7 @@ import { pathToRegexp } from 'path-to-regexp';
 import request from 'supertest';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, test } from 'vitest';
-import { defineRoute } from '../../shared/route-definition.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
 import { asHydrating, buildApp } from '../support/build-app.ts';
 import { closeTestServers, DESKTOP_CHROME, getRaw, listenForTest } from '../support/http-client.ts';
 import { inlineScripts, pageDataOf, routeTableOf } from '../support/page-data-scripts.ts';

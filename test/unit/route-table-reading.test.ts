@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildClient } from '../../scripts/build-client.ts';
 import type { PageAssets } from '../../server/render/client-assets.ts';
-import { NOT_FOUND_PATH } from '../../shared/not-found-route.ts';
+import { NOT_FOUND_PATH } from '../../shared/api/not-found-route.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'support', 'client-build-fixtures');
 

@@ -6,7 +6,7 @@ import { loadClientAssets, type ClientAssets } from '../../server/render/client-
 import { createContentSecurityPolicy } from '../../server/security/content-security-policy.ts';
 import { routes } from '../support/fixture-server-routes.tsx';
 import { FIXTURE_CLIENT_DIR } from '../support/fixture-server-build.ts';
-import { VITALS_ENDPOINT } from '../../shared/telemetry.ts';
+import { VITALS_ENDPOINT } from '../../shared/protocol/telemetry.ts';
 import { buildApp } from '../support/build-app.ts';
 import { close, listen } from '../support/http-client.ts';
 import { unitRoutes } from '../support/pages.tsx';

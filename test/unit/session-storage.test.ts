@@ -14,7 +14,7 @@ interface Member {
   readonly name: string;
 }
 
-declare module '../../shared/route-definition.ts' {
+declare module '../../shared/api/route-definition.ts' {
   interface AppLoadContext {
     readonly memberName?: string | undefined;
   }

@@ -10,7 +10,7 @@ import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, test } from 'vitest';
 import { MAX_PENDING_ANSWERS } from '../../server/lifecycle/http-server.ts';
 import { createLogger } from '../../server/observability/logger.ts';
-import { defineRoute, type PageProps } from '../../shared/route-definition.ts';
+import { defineRoute, type PageProps } from '../../shared/api/route-definition.ts';
 import { buildApp, delay, errorLines, type LogLine } from '../support/build-app.ts';
 import { closeTestServers, listenForTest } from '../support/http-client.ts';
 import { openRawConnection, splitResponses } from '../support/raw-http.ts';

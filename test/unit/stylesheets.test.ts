@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadClientAssets, MANIFEST_FILE } from '../../server/render/client-assets.ts';
-import { STATUS_VIEW_CSS } from '../../shared/status-view.tsx';
+import { STATUS_VIEW_CSS } from '../../shared/views/status-view.tsx';
 import { buildApp } from '../support/build-app.ts';
 import { FIXTURE_CLIENT_DIR } from '../support/fixture-server-build.ts';
 import { routes } from '../support/fixture-server-routes.tsx';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { CLIENT_ERRORS_ENDPOINT, VITALS_ENDPOINT } from '../../shared/telemetry.ts';
+import { CLIENT_ERRORS_ENDPOINT, VITALS_ENDPOINT } from '../../shared/protocol/telemetry.ts';
 import { buildApp } from '../support/build-app.ts';
 import { unitRoutes } from '../support/pages.tsx';
 

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { CLIENT_ERRORS_ENDPOINT, TELEMETRY_BODY_LIMIT_BYTES, VITALS_ENDPOINT } from '../../shared/telemetry.ts';
+import { CLIENT_ERRORS_ENDPOINT, TELEMETRY_BODY_LIMIT_BYTES, VITALS_ENDPOINT } from '../../shared/protocol/telemetry.ts';
 import { createMetrics } from '../../server/observability/metrics.ts';
 import { asHydrating, buildApp, errorLines, LEVEL } from '../support/build-app.ts';
 import { pageDataOf } from '../support/page-data-scripts.ts';

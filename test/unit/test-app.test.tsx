@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { defineApp } from '../../server/app-definition.ts';
 import { ConfigError, readSecret } from '../../server/config.ts';
 import { createTestApp } from '../../server/testing/test-app.ts';
-import { defineRoute } from '../../shared/route-definition.ts';
+import { defineRoute } from '../../shared/api/route-definition.ts';
 
 /** An app whose settings read a secret and a plain value, as an app's own settings do. */
 const fixture = defineApp({
@@ -14,7 +14,7 @@ const fixture = defineApp({
   getLoadContext: (_args, { admins }) => ({ admins }),
 });
 
-declare module '../../shared/route-definition.ts' {
+declare module '../../shared/api/route-definition.ts' {
   interface AppLoadContext {
     readonly admins?: string;
   }

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { describe, expect, expectTypeOf, test } from 'vitest';
 import { defineApp } from '../../server/app-definition.ts';
 import { createTestApp } from '../../server/testing/test-app.ts';
-import { useParams } from '../../shared/route-hooks.tsx';
+import { useParams } from '../../shared/api/route-hooks.tsx';
 import type { Route as AuthorRoute } from '../support/typed-routes/+types/author.ts';
 import type { Route as BookRoute } from '../support/typed-routes/+types/book.ts';
 import type { Route as FileRoute } from '../support/typed-routes/+types/file.ts';

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { defineApp, type AppDefinition } from '../../server/app-definition.ts';
 import { createTestApp, type TestApp } from '../../server/testing/test-app.ts';
-import { defineRoute, type ActionContext } from '../../shared/route-definition.ts';
+import { defineRoute, type ActionContext } from '../../shared/api/route-definition.ts';
 import { delay, errorLines } from '../support/build-app.ts';
 import { afterServerCloses, expectOneClosingStatusPage, watchConsoleError } from '../support/closing-answers.ts';
 import { closeTestServers, listenForTest } from '../support/http-client.ts';

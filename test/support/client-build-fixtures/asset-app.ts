@@ -1,5 +1,5 @@
 import { defineApp } from '../../../server/app-definition.ts';
-import { defineRoute } from '../../../shared/route-definition.ts';
+import { defineRoute } from '../../../shared/api/route-definition.ts';
 import og from './assets/og.png';
 
 /** An app whose one image only the server names: its head's og:image. */

@@ -1,4 +1,4 @@
-import { route, type RouteDefinition } from '../../../shared/route-definition.ts';
+import { route, type RouteDefinition } from '../../../shared/api/route-definition.ts';
 import * as plain from './pages/plain.tsx';
 
 /** A path the build would have to run the module to know. */

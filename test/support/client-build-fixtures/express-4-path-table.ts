@@ -1,4 +1,4 @@
-import { route, type RouteTableEntry } from '../../../shared/route-definition.ts';
+import { route, type RouteTableEntry } from '../../../shared/api/route-definition.ts';
 import * as plain from './pages/plain.tsx';
 
 /** An Express 4 and React Router spelling Express 5 does not read: an optional parameter. */

@@ -1,4 +1,4 @@
-import { route, type RouteDefinition } from '../../../shared/route-definition.ts';
+import { route, type RouteDefinition } from '../../../shared/api/route-definition.ts';
 import * as other from './pages/other.tsx';
 
 // Stands for a table whose module does something when it runs: the build must never run it.

@@ -1,4 +1,4 @@
-import { route, type RouteDefinition } from '../../../shared/route-definition.ts';
+import { route, type RouteDefinition } from '../../../shared/api/route-definition.ts';
 import * as missingModule from './pages/missing-module.tsx';
 
 export const routes: readonly RouteDefinition[] = [route('/missing-module', missingModule)];

@@ -1,4 +1,4 @@
-import { route, type RouteDefinition } from '../../../shared/route-definition.ts';
+import { route, type RouteDefinition } from '../../../shared/api/route-definition.ts';
 import * as namedComponent from './pages/named-component.tsx';
 
 export const routes: readonly RouteDefinition[] = [

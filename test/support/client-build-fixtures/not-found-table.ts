@@ -1,4 +1,4 @@
-import { layout, route, type RouteTableEntry } from '../../../shared/route-definition.ts';
+import { layout, route, type RouteTableEntry } from '../../../shared/api/route-definition.ts';
 import * as missing from './pages/missing.tsx';
 import * as frame from './layouts/frame.tsx';
 import * as plain from './pages/plain.tsx';

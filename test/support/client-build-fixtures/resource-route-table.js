@@ -1,5 +1,5 @@
 // JavaScript, so that it needs no types: the build reads a table in either language.
-import { route } from '../../../shared/route-definition.ts';
+import { route } from '../../../shared/api/route-definition.ts';
 import * as plain from './pages/plain.tsx';
 import * as resourceApi from './resource-api.ts';
 

@@ -1,4 +1,4 @@
-import { route, type RouteDefinition } from '../../../shared/route-definition.ts';
+import { route, type RouteDefinition } from '../../../shared/api/route-definition.ts';
 import * as guestbook from './pages/guestbook.tsx';
 import * as sign from './pages/sign.tsx';
 import * as titled from './pages/titled.tsx';

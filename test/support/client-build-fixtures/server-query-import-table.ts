@@ -1,4 +1,4 @@
-import { route, type RouteDefinition } from '../../../shared/route-definition.ts';
+import { route, type RouteDefinition } from '../../../shared/api/route-definition.ts';
 import * as serverQueryImport from './pages/server-query-import.tsx';
 
 export const routes: readonly RouteDefinition[] = [route('/server-query-import', serverQueryImport)];

@@ -1,4 +1,4 @@
-import type { PageProps } from '../../../shared/route-definition.ts';
+import type { PageProps } from '../../../shared/api/route-definition.ts';
 import { serverOnlySecret } from './server-only.ts';
 
 /** Runs on the server only: the client bundle must not carry it, nor what it imports. */

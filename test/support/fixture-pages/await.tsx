@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
-import { Await, useAsyncError } from '../../../shared/await.tsx';
-import type { PageProps } from '../../../shared/route-definition.ts';
-import { useRouteError } from '../../../shared/route-errors.tsx';
+import { Await, useAsyncError } from '../../../shared/api/await.tsx';
+import type { PageProps } from '../../../shared/api/route-definition.ts';
+import { useRouteError } from '../../../shared/api/route-errors.tsx';
 
 export interface AwaitData {
   readonly kept: Promise<string>;

@@ -1,4 +1,4 @@
-import { Link } from '../../../shared/link.tsx';
+import { Link } from '../../../shared/api/link.tsx';
 import { Filler } from './nav-a.tsx';
 import type { Route } from './+types/bad-fragment.ts';
 

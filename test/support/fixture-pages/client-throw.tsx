@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { PageProps } from '../../../shared/route-definition.ts';
+import type { PageProps } from '../../../shared/api/route-definition.ts';
 
 function Bomb(): never {
   throw new Error('thrown in the browser only');

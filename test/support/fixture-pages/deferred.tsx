@@ -1,5 +1,5 @@
 import { Component, Suspense, use, type ReactNode } from 'react';
-import type { PageProps } from '../../../shared/route-definition.ts';
+import type { PageProps } from '../../../shared/api/route-definition.ts';
 
 export interface DeferredData {
   readonly fast: string;

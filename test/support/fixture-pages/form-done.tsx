@@ -1,4 +1,4 @@
-import type { LoadContext, PageProps } from '../../../shared/route-definition.ts';
+import type { LoadContext, PageProps } from '../../../shared/api/route-definition.ts';
 
 export interface FormDoneData {
   readonly name: string;

@@ -1,7 +1,7 @@
-import { invalid, redirect, type InvalidData } from '../../../shared/action-helpers.ts';
-import { Form } from '../../../shared/form.tsx';
-import { useNavigationState } from '../../../shared/navigation.ts';
-import type { ActionContext, PageProps } from '../../../shared/route-definition.ts';
+import { invalid, redirect, type InvalidData } from '../../../shared/api/action-helpers.ts';
+import { Form } from '../../../shared/api/form.tsx';
+import { useNavigationState } from '../../../shared/api/navigation.ts';
+import type { ActionContext, PageProps } from '../../../shared/api/route-definition.ts';
 
 export interface SignupErrors {
   readonly name?: string;

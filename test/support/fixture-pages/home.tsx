@@ -1,7 +1,7 @@
-import { APP_NAME } from '../../../shared/app-info.ts';
-import type { PageHead } from '../../../shared/head.ts';
-import { Link } from '../../../shared/link.tsx';
-import type { PageProps } from '../../../shared/route-definition.ts';
+import { APP_NAME } from '../../../shared/wording/app-info.ts';
+import type { PageHead } from '../../../shared/api/head.ts';
+import { Link } from '../../../shared/api/link.tsx';
+import type { PageProps } from '../../../shared/api/route-definition.ts';
 import './home.css';
 
 export const head: PageHead = {

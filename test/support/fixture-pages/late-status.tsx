@@ -1,6 +1,6 @@
 import { Suspense, use } from 'react';
-import type { PageProps } from '../../../shared/route-definition.ts';
-import { notFound } from '../../../shared/status-helpers.ts';
+import type { PageProps } from '../../../shared/api/route-definition.ts';
+import { notFound } from '../../../shared/api/status-helpers.ts';
 import { createSettleAfter } from '../settle-after.ts';
 
 export interface LateStatusData {

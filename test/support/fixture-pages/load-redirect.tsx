@@ -1,7 +1,7 @@
-import type { PageHead } from '../../../shared/head.ts';
-import { Link } from '../../../shared/link.tsx';
-import { redirect } from '../../../shared/responses.ts';
-import type { LoadContext, PageProps } from '../../../shared/route-definition.ts';
+import type { PageHead } from '../../../shared/api/head.ts';
+import { Link } from '../../../shared/api/link.tsx';
+import { redirect } from '../../../shared/api/answers.ts';
+import type { LoadContext, PageProps } from '../../../shared/api/route-definition.ts';
 
 export const LOAD_REDIRECT_PATH = '/fixtures/load-redirect';
 /** A resource route (load-redirect-resource.ts): no page, so the browser loads it in full. */

@@ -1,7 +1,7 @@
-import type { PageHead } from '../../../shared/head.ts';
-import { Link } from '../../../shared/link.tsx';
-import type { PageProps } from '../../../shared/route-definition.ts';
-import { useLoaderData } from '../../../shared/route-hooks.tsx';
+import type { PageHead } from '../../../shared/api/head.ts';
+import { Link } from '../../../shared/api/link.tsx';
+import type { PageProps } from '../../../shared/api/route-definition.ts';
+import { useLoaderData } from '../../../shared/api/route-hooks.tsx';
 import { Filler } from './nav-a.tsx';
 
 export interface NavBData {

@@ -1,6 +1,6 @@
-import { redirect } from '../../../shared/action-helpers.ts';
-import { Form } from '../../../shared/form.tsx';
-import type { ActionContext } from '../../../shared/route-definition.ts';
+import { redirect } from '../../../shared/api/action-helpers.ts';
+import { Form } from '../../../shared/api/form.tsx';
+import type { ActionContext } from '../../../shared/api/route-definition.ts';
 
 /**
  * The pattern docs/security.md ("No open redirects") is about: a sign-in whose action sends the

@@ -1,4 +1,4 @@
-import { Form } from '../../../shared/form.tsx';
+import { Form } from '../../../shared/api/form.tsx';
 import type { Route } from './+types/post-once.ts';
 
 /**

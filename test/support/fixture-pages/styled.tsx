@@ -1,5 +1,5 @@
-import type { PageHead } from '../../../shared/head.ts';
-import { Link } from '../../../shared/link.tsx';
+import type { PageHead } from '../../../shared/api/head.ts';
+import { Link } from '../../../shared/api/link.tsx';
 import './styled.css';
 
 export const head: PageHead = { title: 'Styled', description: 'A page with a stylesheet of its own.' };

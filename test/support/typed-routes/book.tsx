@@ -1,6 +1,6 @@
-import type { PageHead } from '../../../shared/head.ts';
-import type { LoadedData } from '../../../shared/route-definition.ts';
-import { useActionData, useParams } from '../../../shared/route-hooks.tsx';
+import type { PageHead } from '../../../shared/api/head.ts';
+import type { LoadedData } from '../../../shared/api/route-definition.ts';
+import { useActionData, useParams } from '../../../shared/api/route-hooks.tsx';
 import type { Route } from './+types/book.ts';
 
 /** At both of its paths `:id` is there, a string; `:shelf` only at the second. */

@@ -1,4 +1,4 @@
-import { layout, route, type RouteTableEntry } from '../../../shared/route-definition.ts';
+import { layout, route, type RouteTableEntry } from '../../../shared/api/route-definition.ts';
 import * as author from './author.tsx';
 import * as book from './book.tsx';
 import * as file from './file.ts';

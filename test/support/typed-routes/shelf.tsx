@@ -1,4 +1,4 @@
-import { Outlet, useParams } from '../../../shared/route-hooks.tsx';
+import { Outlet, useParams } from '../../../shared/api/route-hooks.tsx';
 import type { Route } from './+types/shelf.ts';
 
 /** A layout's load is given no path parameters: what it sees of them, for the test to read. */

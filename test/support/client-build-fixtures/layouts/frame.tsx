@@ -1,4 +1,4 @@
-import { Outlet } from '../../../../shared/route-hooks.tsx';
+import { Outlet } from '../../../../shared/api/route-hooks.tsx';
 
 /** A plain layout: a frame around its pages. */
 export default function Frame() {

@@ -1,4 +1,4 @@
-import { Outlet } from '../../../../shared/route-hooks.tsx';
+import { Outlet } from '../../../../shared/api/route-hooks.tsx';
 
 /** A layout that exports an action, as if posts to its pages went to it: the build must refuse it. */
 export default function LayoutWithAction() {

@@ -1,4 +1,4 @@
-import type { PageProps } from '../../../../shared/route-definition.ts';
+import type { PageProps } from '../../../../shared/api/route-definition.ts';
 
 /** React Router's `handle`, for useMatches(), which this framework does not have. */
 export default function HandlePage(_props: PageProps) {

@@ -1,4 +1,4 @@
-import type { PageProps } from '../../../../shared/route-definition.ts';
+import type { PageProps } from '../../../../shared/api/route-definition.ts';
 import { readEntries } from '../lib/guestbook.server.ts';
 
 /** Left out of the browser build: the lines below it must keep their numbers in its messages. */

@@ -1,4 +1,4 @@
-import type { LoadContext, PageProps } from '../../../../shared/route-definition.ts';
+import type { LoadContext, PageProps } from '../../../../shared/api/route-definition.ts';
 
 /** A layout's not-found page: its load runs on the server only and never ships. */
 export function load({ params }: LoadContext) {

@@ -1,4 +1,4 @@
-import type { PageProps } from '../../../../shared/route-definition.ts';
+import type { PageProps } from '../../../../shared/api/route-definition.ts';
 
 export function load() {
   return { greeting: 'hello' };

@@ -1,4 +1,4 @@
-import type { PageProps } from '../../../../shared/route-definition.ts';
+import type { PageProps } from '../../../../shared/api/route-definition.ts';
 
 export default function OtherPage(_props: PageProps) {
   return <p>OTHER-PAGE-MARKER</p>;

@@ -1,4 +1,4 @@
-import { Outlet } from '../../../../shared/route-hooks.tsx';
+import { Outlet } from '../../../../shared/api/route-hooks.tsx';
 
 /** A module that is a page on one route and a layout around another: it may export what either reads. */
 export default function PageAndLayout() {

@@ -1,4 +1,4 @@
-import type { PageProps } from '../../../../shared/route-definition.ts';
+import type { PageProps } from '../../../../shared/api/route-definition.ts';
 
 /** A page that exports what only a layout reads: the build must refuse it. */
 export default function PageWithShouldRevalidate(_props: PageProps) {

@@ -1,4 +1,4 @@
-import type { PageProps } from '../../../../shared/route-definition.ts';
+import type { PageProps } from '../../../../shared/api/route-definition.ts';
 
 /** A path a table could compute instead of writing it out, which the build refuses. */
 export const PLAIN_PATH = '/computed';

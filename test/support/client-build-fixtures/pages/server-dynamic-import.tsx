@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { PageProps } from '../../../../shared/route-definition.ts';
+import type { PageProps } from '../../../../shared/api/route-definition.ts';
 
 /** A component that loads a server module later, with `import()`: the build must refuse it, naming the page. */
 export default function ServerDynamicImportPage(_props: PageProps) {

@@ -1,4 +1,4 @@
-import type { PageProps } from '../../../../shared/route-definition.ts';
+import type { PageProps } from '../../../../shared/api/route-definition.ts';
 import { readEntries } from '../lib/guestbook.server.ts';
 
 /** A component that reads a server module itself: the build must refuse it. */

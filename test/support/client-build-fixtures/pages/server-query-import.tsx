@@ -1,4 +1,4 @@
-import type { PageProps } from '../../../../shared/route-definition.ts';
+import type { PageProps } from '../../../../shared/api/route-definition.ts';
 // @ts-expect-error: a suffix TypeScript does not resolve, which esbuild drops to find the file.
 import { readEntries } from '../lib/guestbook.server.ts?version=1';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { PageProps } from '../../../../shared/route-definition.ts';
+import type { PageProps } from '../../../../shared/api/route-definition.ts';
 
 /** `import()` of a template: esbuild bundles every file it can match, a server module among them; no import text names one. */
 export default function ServerTemplateImportPage({ params }: PageProps) {

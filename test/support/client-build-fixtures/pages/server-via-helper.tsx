@@ -1,4 +1,4 @@
-import type { PageProps } from '../../../../shared/route-definition.ts';
+import type { PageProps } from '../../../../shared/api/route-definition.ts';
 import { entriesSummary } from '../lib/entries-summary.ts';
 
 /** A component that reaches a server module through a helper: the build must refuse it too. */

@@ -1,4 +1,4 @@
-import type { ActionContext, PageProps } from '../../../../shared/route-definition.ts';
+import type { ActionContext, PageProps } from '../../../../shared/api/route-definition.ts';
 import { saveEntry } from '../lib/guestbook.server.ts';
 
 /** Only the action uses it, so it goes with the action, and the server module with it. */

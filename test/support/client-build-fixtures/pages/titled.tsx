@@ -1,6 +1,6 @@
-import type { PageHead } from '../../../../shared/head.ts';
-import type { PageProps } from '../../../../shared/route-definition.ts';
-import { isRouteErrorResponse } from '../../../../shared/route-errors.tsx';
+import type { PageHead } from '../../../../shared/api/head.ts';
+import type { PageProps } from '../../../../shared/api/route-definition.ts';
+import { isRouteErrorResponse } from '../../../../shared/api/route-errors.tsx';
 import { errorTitleOf } from '../lib/error-titles.ts';
 import { titleOf } from '../lib/titles.ts';
 

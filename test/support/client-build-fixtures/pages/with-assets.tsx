@@ -1,4 +1,4 @@
-import type { PageProps } from '../../../../shared/route-definition.ts';
+import type { PageProps } from '../../../../shared/api/route-definition.ts';
 import mark from '../assets/mark.png';
 import '../assets/with-assets.css';
 

@@ -1,4 +1,4 @@
-import { notFound } from '../../../../shared/status-helpers.ts';
+import { notFound } from '../../../../shared/api/status-helpers.ts';
 
 /** `?missing` asks for a status helper's 404; otherwise the load throws. */
 export function load({ searchParams }: { readonly searchParams: URLSearchParams }): never {

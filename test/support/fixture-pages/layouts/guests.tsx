@@ -1,10 +1,10 @@
-import { invalid, redirect } from '../../../../shared/action-helpers.ts';
-import { useFetcher, useFetchers } from '../../../../shared/fetcher.tsx';
-import type { PageHead } from '../../../../shared/head.ts';
+import { invalid, redirect } from '../../../../shared/api/action-helpers.ts';
+import { useFetcher, useFetchers } from '../../../../shared/api/fetcher.tsx';
+import type { PageHead } from '../../../../shared/api/head.ts';
 import { Suspense, use, useEffect } from 'react';
-import type { ActionContext, LoadContext } from '../../../../shared/route-definition.ts';
-import { isRouteErrorResponse } from '../../../../shared/route-errors.tsx';
-import { useActionData, useLoaderData } from '../../../../shared/route-hooks.tsx';
+import type { ActionContext, LoadContext } from '../../../../shared/api/route-definition.ts';
+import { isRouteErrorResponse } from '../../../../shared/api/route-errors.tsx';
+import { useActionData, useLoaderData } from '../../../../shared/api/route-hooks.tsx';
 import type { load as pageTwoLoad } from './two.tsx';
 
 export const head: PageHead = { title: 'Guests' };

@@ -1,7 +1,7 @@
-import type { LayoutHead } from '../../../../shared/head.ts';
-import type { ShouldRevalidateArgs } from '../../../../shared/route-definition.ts';
-import { Outlet, useLoaderData, useRouteLoaderData } from '../../../../shared/route-hooks.tsx';
-import { isRouteErrorResponse, useRouteError } from '../../../../shared/route-errors.tsx';
+import type { LayoutHead } from '../../../../shared/api/head.ts';
+import type { ShouldRevalidateArgs } from '../../../../shared/api/route-definition.ts';
+import { Outlet, useLoaderData, useRouteLoaderData } from '../../../../shared/api/route-hooks.tsx';
+import { isRouteErrorResponse, useRouteError } from '../../../../shared/api/route-errors.tsx';
 import { countLoad } from './load-counts.ts';
 import type { load as shellLoad } from './shell.tsx';
 

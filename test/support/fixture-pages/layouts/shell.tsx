@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import type { LayoutHead } from '../../../../shared/head.ts';
-import type { ShouldRevalidateArgs } from '../../../../shared/route-definition.ts';
-import { Link } from '../../../../shared/link.tsx';
-import { Outlet, useLoaderData } from '../../../../shared/route-hooks.tsx';
+import type { LayoutHead } from '../../../../shared/api/head.ts';
+import type { ShouldRevalidateArgs } from '../../../../shared/api/route-definition.ts';
+import { Link } from '../../../../shared/api/link.tsx';
+import { Outlet, useLoaderData } from '../../../../shared/api/route-hooks.tsx';
 import { countLoad } from './load-counts.ts';
 
 export interface ShellData {

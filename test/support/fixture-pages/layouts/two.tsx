@@ -1,6 +1,6 @@
-import type { PageHead } from '../../../../shared/head.ts';
-import { useLoaderData } from '../../../../shared/route-hooks.tsx';
-import { useRevalidator } from '../../../../shared/revalidator.ts';
+import type { PageHead } from '../../../../shared/api/head.ts';
+import { useLoaderData } from '../../../../shared/api/route-hooks.tsx';
+import { useRevalidator } from '../../../../shared/api/revalidator.ts';
 import { Filler } from '../nav-a.tsx';
 
 export const head: PageHead = { title: 'Two' };

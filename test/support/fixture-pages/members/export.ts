@@ -1,4 +1,4 @@
-import type { ActionContext } from '../../../../shared/route-definition.ts';
+import type { ActionContext } from '../../../../shared/api/route-definition.ts';
 import { memberSessions } from './member-session.ts';
 
 /** A resource route whose action answers with a file (JSON), no redirect: what the browser shows, or a fetcher reads. */

@@ -1,7 +1,7 @@
-import { Form } from '../../../../shared/form.tsx';
-import type { PageHead } from '../../../../shared/head.ts';
-import type { LoadContext, PageProps } from '../../../../shared/route-definition.ts';
-import { unauthorized } from '../../../../shared/status-helpers.ts';
+import { Form } from '../../../../shared/api/form.tsx';
+import type { PageHead } from '../../../../shared/api/head.ts';
+import type { LoadContext, PageProps } from '../../../../shared/api/route-definition.ts';
+import { unauthorized } from '../../../../shared/api/status-helpers.ts';
 import { memberSessions } from './member-session.ts';
 
 export const head: PageHead = { title: 'Leave' };

@@ -1,9 +1,9 @@
-import type { LayoutHead } from '../../../../shared/head.ts';
-import { Form } from '../../../../shared/form.tsx';
-import { Link } from '../../../../shared/link.tsx';
-import type { LoadContext } from '../../../../shared/route-definition.ts';
-import { Outlet, useLoaderData } from '../../../../shared/route-hooks.tsx';
-import { unauthorized } from '../../../../shared/status-helpers.ts';
+import type { LayoutHead } from '../../../../shared/api/head.ts';
+import { Form } from '../../../../shared/api/form.tsx';
+import { Link } from '../../../../shared/api/link.tsx';
+import type { LoadContext } from '../../../../shared/api/route-definition.ts';
+import { Outlet, useLoaderData } from '../../../../shared/api/route-hooks.tsx';
+import { unauthorized } from '../../../../shared/api/status-helpers.ts';
 import { memberSessions } from './member-session.ts';
 
 export const head: LayoutHead = { titleTemplate: '%s · Members' };

@@ -1,6 +1,6 @@
-import type { PageHead } from '../../../../shared/head.ts';
-import { data } from '../../../../shared/responses.ts';
-import type { PageProps } from '../../../../shared/route-definition.ts';
+import type { PageHead } from '../../../../shared/api/head.ts';
+import { data } from '../../../../shared/api/answers.ts';
+import type { PageProps } from '../../../../shared/api/route-definition.ts';
 
 export const head: PageHead = { title: 'Notice' };
 

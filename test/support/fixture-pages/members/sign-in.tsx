@@ -1,8 +1,8 @@
-import { redirect } from '../../../../shared/action-helpers.ts';
-import { Form } from '../../../../shared/form.tsx';
-import type { PageHead } from '../../../../shared/head.ts';
-import { Link } from '../../../../shared/link.tsx';
-import type { ActionContext } from '../../../../shared/route-definition.ts';
+import { redirect } from '../../../../shared/api/action-helpers.ts';
+import { Form } from '../../../../shared/api/form.tsx';
+import type { PageHead } from '../../../../shared/api/head.ts';
+import { Link } from '../../../../shared/api/link.tsx';
+import type { ActionContext } from '../../../../shared/api/route-definition.ts';
 import { memberSessions } from './member-session.ts';
 
 export const head: PageHead = { title: 'Sign in' };

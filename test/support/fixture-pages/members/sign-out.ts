@@ -1,5 +1,5 @@
-import { redirect } from '../../../../shared/action-helpers.ts';
-import type { ActionContext } from '../../../../shared/route-definition.ts';
+import { redirect } from '../../../../shared/api/action-helpers.ts';
+import type { ActionContext } from '../../../../shared/api/route-definition.ts';
 import { memberSessions } from './member-session.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { PageHead } from '../../../../shared/head.ts';
+import type { PageHead } from '../../../../shared/api/head.ts';
 
 export const head: PageHead = { title: 'Deep' };
 

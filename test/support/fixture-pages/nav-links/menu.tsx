@@ -1,7 +1,7 @@
-import type { LayoutHead } from '../../../../shared/head.ts';
-import { useLocation } from '../../../../shared/location.ts';
-import { NavLink } from '../../../../shared/nav-link.tsx';
-import { Outlet } from '../../../../shared/route-hooks.tsx';
+import type { LayoutHead } from '../../../../shared/api/head.ts';
+import { useLocation } from '../../../../shared/api/location.ts';
+import { NavLink } from '../../../../shared/api/nav-link.tsx';
+import { Outlet } from '../../../../shared/api/route-hooks.tsx';
 
 export const head: LayoutHead = { titleTemplate: '%s · Links' };
 

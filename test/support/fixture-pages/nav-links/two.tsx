@@ -1,5 +1,5 @@
-import type { PageHead } from '../../../../shared/head.ts';
-import type { LoadContext } from '../../../../shared/route-definition.ts';
+import type { PageHead } from '../../../../shared/api/head.ts';
+import type { LoadContext } from '../../../../shared/api/route-definition.ts';
 
 export const head: PageHead = { title: 'Two' };
 

@@ -1,6 +1,6 @@
-import type { LayoutHead } from '../../../../shared/head.ts';
-import { Link } from '../../../../shared/link.tsx';
-import { Outlet, useLoaderData } from '../../../../shared/route-hooks.tsx';
+import type { LayoutHead } from '../../../../shared/api/head.ts';
+import { Link } from '../../../../shared/api/link.tsx';
+import { Outlet, useLoaderData } from '../../../../shared/api/route-hooks.tsx';
 
 export interface FrameData {
   readonly served: string;

@@ -1,6 +1,6 @@
-import type { PageHead } from '../../../../shared/head.ts';
-import type { LoadContext } from '../../../../shared/route-definition.ts';
-import { useLoaderData } from '../../../../shared/route-hooks.tsx';
+import type { PageHead } from '../../../../shared/api/head.ts';
+import type { LoadContext } from '../../../../shared/api/route-definition.ts';
+import { useLoaderData } from '../../../../shared/api/route-hooks.tsx';
 
 export const head: PageHead = { title: 'Nothing here' };
 

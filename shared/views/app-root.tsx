@@ -1,6 +1,6 @@
 import type { ErrorInfo, ReactNode } from 'react';
 import { ErrorBoundary } from './error-boundary.tsx';
-import { FormTokenContext } from './navigation.ts';
+import { FormTokenContext } from '../api/navigation.ts';
 
 interface AppRootProps {
   readonly children: ReactNode;

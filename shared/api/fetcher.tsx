@@ -1,7 +1,8 @@
 import { useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Form, submitterOf, type FormProps } from './form.tsx';
-import { statusMessage } from './http-error.ts';
-import { currentNavigator, FORM_TOKEN_FIELD, installedNavigator, submissionOf, useFormToken } from './navigation.ts';
+import { statusMessage } from '../wording/status-messages.ts';
+import { currentNavigator, installedNavigator, submissionOf, useFormToken } from './navigation.ts';
+import { FORM_TOKEN_FIELD } from '../protocol/navigation-headers.ts';
 import { routeErrorOf } from './route-errors.tsx';
 import type { ActionDataOf } from './route-hooks.tsx';
 

@@ -10,7 +10,7 @@ export interface Location {
 
 /**
  * The location of the page on the screen (React Router's `useLocation()`), which the route tree
- * gives every route (shared/route-tree.tsx): the request's path and query on the server (no
+ * gives every route (shared/views/route-tree.tsx): the request's path and query on the server (no
  * fragment: browsers never send it), the view's address in the browser, so what hydration
  * renders first is what the server rendered. It changes with every in-place move, back and forward.
  */

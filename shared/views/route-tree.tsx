@@ -1,8 +1,8 @@
 import type { ComponentType, ReactNode } from 'react';
-import type { Location } from './location.ts';
-import type { PageComponent, RouteParams } from './route-definition.ts';
-import { RouteErrorCatcher, RouteErrorView, routeErrorOf, type RouteErrorPayload } from './route-errors.tsx';
-import { RouteDataContext, RouteValuesContext } from './route-hooks.tsx';
+import type { Location } from '../api/location.ts';
+import type { PageComponent, RouteParams } from '../api/route-definition.ts';
+import { RouteErrorCatcher, RouteErrorView, routeErrorOf, type RouteErrorPayload } from '../api/route-errors.tsx';
+import { RouteDataContext, RouteValuesContext } from '../api/route-hooks.tsx';
 
 /** One level of the branch on the screen: a layout, or the page last. */
 export interface BranchLevel {

@@ -1,5 +1,6 @@
 import { Component, createContext, use, type ComponentType, type ReactNode } from 'react';
-import { isHttpError, statusMessage } from './http-error.ts';
+import { isHttpError } from './http-error.ts';
+import { statusMessage } from '../wording/status-messages.ts';
 
 /**
  * A failed load as the page data carries it to the browser (server/render/branch-loads.ts): the

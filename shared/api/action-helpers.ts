@@ -5,9 +5,9 @@
 
 /**
  * Ends the action with 303 See Other to `location` (or the status `init` gives), with the
- * headers `init` gives: shared/responses.ts, where `load`'s redirects come from too.
+ * headers `init` gives: shared/api/answers.ts, where `load`'s redirects come from too.
  */
-export { redirect } from './responses.ts';
+export { redirect } from './answers.ts';
 
 /** The marker `invalid()` returns: the page is shown again with 422 and `{ errors, values }`. */
 export class InvalidSubmission<Errors = unknown, Values = unknown> {

@@ -2,7 +2,7 @@
  * Every status the service answers with a page, with the exact wording of
  * docs/status-pages.md: the statuses a page can end in, then the platform's own answers with
  * their standard reason phrases. Shared by the server (status pages, JSON answers) and the
- * client (error page).
+ * browser (the error view). The app words its own status pages (docs/status-pages.md).
  */
 export const STATUS_MESSAGES = {
   400: 'Bad Request.',
@@ -22,21 +22,6 @@ export const STATUS_MESSAGES = {
 } as const;
 
 export type KnownStatus = keyof typeof STATUS_MESSAGES;
-
-/** An error that carries the HTTP status it should end in. */
-export class HttpError extends Error {
-  override readonly name = 'HttpError';
-  readonly status: number;
-
-  constructor(status: number, message?: string, options?: ErrorOptions) {
-    super(message ?? statusMessage(status), options);
-    this.status = status;
-  }
-}
-
-export function isHttpError(value: unknown): value is HttpError {
-  return value instanceof HttpError;
-}
 
 export function isKnownStatus(status: number): status is KnownStatus {
   return Object.hasOwn(STATUS_MESSAGES, status);

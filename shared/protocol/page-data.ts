@@ -1,13 +1,13 @@
-import type { ResolvedHead } from './head.ts';
-import type { RouteParams } from './route-definition.ts';
-import type { RouteErrorPayload } from './route-errors.tsx';
-import type { TelemetrySettings } from './telemetry.ts';
+import type { ResolvedHead } from '../api/head.ts';
+import type { RouteParams } from '../api/route-definition.ts';
+import type { RouteErrorPayload } from '../api/route-errors.tsx';
+import type { PageTelemetry } from './telemetry.ts';
 
 export interface EmbeddedPageData {
   readonly data: unknown;
   readonly params: RouteParams;
   /** Present when first-party web vitals and error reports are switched on. */
-  readonly telemetry?: TelemetrySettings;
+  readonly telemetry?: PageTelemetry;
   /** Set by a development server: the client error page may show message and stack. */
   readonly development?: true;
   /** What the route's action returned, when the page is shown again after a form post. */

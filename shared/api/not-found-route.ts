@@ -1,4 +1,4 @@
-import { data, isDataWithResponseInit } from './responses.ts';
+import { data, isDataWithResponseInit } from './answers.ts';
 import type { HeadDefinition, LayoutDefinition, LayoutGroup, LoadContext, PageModule, PageRouteDefinition, RouteParams, RouteTableEntry } from './route-definition.ts';
 
 /**

@@ -1,5 +1,6 @@
 import type { FormEvent, FormHTMLAttributes, ReactNode } from 'react';
-import { currentNavigator, FORM_TOKEN_FIELD, useFormToken } from './navigation.ts';
+import { currentNavigator, useFormToken } from './navigation.ts';
+import { FORM_TOKEN_FIELD } from '../protocol/navigation-headers.ts';
 
 export interface FormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, 'method'> {
   /** `post` sends to the route's action; `get` is a plain search form. */

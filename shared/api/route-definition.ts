@@ -1,6 +1,6 @@
 import type { ComponentType, ReactNode } from 'react';
 import type { LayoutHead, PageHead } from './head.ts';
-import type { DataWithResponseInit } from './responses.ts';
+import type { DataWithResponseInit } from './answers.ts';
 
 export type RouteParams = Readonly<Record<string, string>>;
 
@@ -45,7 +45,7 @@ export type ActionContext<Params = RouteParams> = LoadContext<Params> & {
 
 /**
  * What an action may return: `invalid(errors, values)` shows the page again with 422;
- * `data(value, init)` (shared/responses.ts) shows it with `init`'s status and headers; any
+ * `data(value, init)` (shared/api/answers.ts) shows it with `init`'s status and headers; any
  * other value shows it again with 200 and reaches the page as `actionData`. `redirect(location)`
  * throws instead of returning, and answers 303 (docs/responses.md).
  */
@@ -239,7 +239,7 @@ export function route<Data>(path: string, module: PageModule<Data> | ResourceMod
 export interface LayoutGroup {
   readonly layout: LayoutDefinition;
   readonly children: readonly RouteTableEntry[];
-  /** The page shown inside the layout for an address no route has (shared/not-found-route.ts). */
+  /** The page shown inside the layout for an address no route has (shared/api/not-found-route.ts). */
   readonly notFound?: PageModule;
 }
 

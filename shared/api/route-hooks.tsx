@@ -1,7 +1,7 @@
 import { createContext, use, type ReactNode } from 'react';
 import type { InvalidData, InvalidSubmission } from './action-helpers.ts';
 import type { Location } from './location.ts';
-import type { DataWithResponseInit } from './responses.ts';
+import type { DataWithResponseInit } from './answers.ts';
 import type { LoadedData, RouteParams } from './route-definition.ts';
 
 /**
@@ -14,7 +14,7 @@ export interface RouteValues {
   readonly id: string;
   readonly data: unknown;
   readonly params: RouteParams;
-  /** Where the page is (`useLocation()`, shared/location.ts). */
+  /** Where the page is (`useLocation()`, shared/api/location.ts). */
   readonly location: Location;
   readonly actionData: unknown;
   readonly outlet: ReactNode;

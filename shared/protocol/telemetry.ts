@@ -39,7 +39,7 @@ export interface ClientErrorReport {
 }
 
 /** What the server tells the page about telemetry, embedded with the page data. */
-export interface TelemetrySettings {
+export interface PageTelemetry {
   readonly route: string;
   readonly requestId: string;
 }

@@ -1,4 +1,5 @@
 import { createContext, useContext, useSyncExternalStore } from 'react';
+import { FORM_TOKEN_FIELD } from '../protocol/navigation-headers.ts';
 
 /**
  * What links and forms ask of the browser's navigation runtime (client/router.tsx), which
@@ -13,7 +14,7 @@ export interface Navigator {
   /** Fetches a page's code (and, when asked, its data) ahead of a likely navigation. */
   prefetch(url: URL, data: boolean): void;
   /**
-   * A fetcher's request (shared/fetcher.tsx), without navigating: a post (`body`), answered with
+   * A fetcher's request (shared/api/fetcher.tsx), without navigating: a post (`body`), answered with
    * the action's result alone, or a page's data. An action's redirect is followed as a navigation.
    * Rejects when no answer of the app's came (the network, an answer cut short or foreign).
    */
@@ -110,27 +111,3 @@ export const FormTokenContext = createContext<string | undefined>(undefined);
 export function useFormToken(): string | undefined {
   return useContext(FormTokenContext);
 }
-
-/** The name of the form field that carries the token. */
-export const FORM_TOKEN_FIELD = '_csrf';
-
-/** The request header that asks a page for its data instead of its document. */
-export const NAVIGATION_HEADER = 'x-navigation';
-
-/** The request header naming the scope (`self.$R[scope]`) a navigation's data scripts write into. */
-export const NAVIGATION_SCOPE_HEADER = 'x-navigation-scope';
-
-/** The request header naming the layouts, by id, whose data the browser has on the screen and keeps (server/render/branch-loads.ts). */
-export const NAVIGATION_KEEP_HEADER = 'x-navigation-keep';
-
-/**
- * The request header of a fetcher's post (shared/fetcher.tsx): the answer is the action's result
- * alone, as data lines, and no load of the page runs; the browser keeps the page on the screen.
- */
-export const NAVIGATION_FETCHER_HEADER = 'x-navigation-fetcher';
-
-/** Scopes the browser may ask for: short, and nothing a script could break out of. */
-export const NAVIGATION_SCOPE = /^[a-z][a-z0-9]{0,15}$/;
-
-/** The answer header that sends an in-place form submission on to where its action redirected. */
-export const NAVIGATION_REDIRECT_HEADER = 'x-navigation-redirect';
