@@ -16,15 +16,17 @@ export interface CompareOptions {
   readonly warmupSeconds: number;
   /** Fresh pairs of servers, each measured once. */
   readonly rounds: number;
+  /** The status every answer must have: another counts as an error (404 to compare the status page). */
+  readonly status: number;
 }
 
 export const COMPARE_USAGE = `npm run bench:compare -- [--against REV] [--path PATH] [--connections N]
-                            [--duration S] [--warmup S] [--rounds N]
+                            [--duration S] [--warmup S] [--rounds N] [--status N]
 Holds the working tree's fixture build against REV's: both servers share one core, each under
 its own load at the same time, and each round prints their CPU time and heap allocated per
 request and the CPU ratio; then, over all rounds, each side's heap and collections' pause per request.
 Defaults: COMPARE_AGAINST=HEAD, COMPARE_PATH=${SUSPENSE_PATH}, COMPARE_CONNECTIONS=100,
-COMPARE_DURATION=6, COMPARE_WARMUP=3, COMPARE_ROUNDS=4.`;
+COMPARE_DURATION=6, COMPARE_WARMUP=3, COMPARE_ROUNDS=4, COMPARE_STATUS=200.`;
 
 const { integer } = numericFlags(COMPARE_USAGE);
 
@@ -38,6 +40,7 @@ export function parseCompareOptions(args: readonly string[], env: NodeJS.Process
       duration: { type: 'string' },
       warmup: { type: 'string' },
       rounds: { type: 'string' },
+      status: { type: 'string' },
     },
     strict: true,
   });
@@ -50,5 +53,6 @@ export function parseCompareOptions(args: readonly string[], env: NodeJS.Process
     durationSeconds: integer('--duration', values.duration ?? env.COMPARE_DURATION, 6, 1, 600),
     warmupSeconds: integer('--warmup', values.warmup ?? env.COMPARE_WARMUP, 3, 0, 600),
     rounds: integer('--rounds', values.rounds ?? env.COMPARE_ROUNDS, 4, 1, 20),
+    status: integer('--status', values.status ?? env.COMPARE_STATUS, 200, 100, 599),
   };
 }

@@ -14,6 +14,7 @@ describe('npm run bench:compare', () => {
       durationSeconds: Number(stated('COMPARE_DURATION')),
       warmupSeconds: Number(stated('COMPARE_WARMUP')),
       rounds: Number(stated('COMPARE_ROUNDS')),
+      status: Number(stated('COMPARE_STATUS')),
     }).toEqual(defaults);
   });
 
@@ -21,6 +22,8 @@ describe('npm run bench:compare', () => {
     expect(parseCompareOptions(['--against', 'main~3', '--rounds', '2'], { COMPARE_ROUNDS: '9', COMPARE_PATH: '/' })).toMatchObject({ against: 'main~3', rounds: 2, path: '/' });
     expect(() => parseCompareOptions(['--connections', '0'], {})).toThrow(/--connections="0".*\n.*bench:compare/);
     expect(() => parseCompareOptions(['--path', 'bench'], {})).toThrow(/starts with \//);
+    expect(parseCompareOptions(['--path', '/no/such/page', '--status', '404'], { COMPARE_STATUS: '500' })).toMatchObject({ status: 404 });
+    expect(() => parseCompareOptions(['--status', '99'], {})).toThrow(/--status="99"/);
   });
 
   test('reads the CPU lists taskset prints', () => {
