@@ -2,7 +2,7 @@
  * Where a server's CPU time goes, by stage of an answer, from a V8 CPU profile (`node
  * --cpu-prof`, the bench's `--cpu-prof DIR`): each sample's time goes to the stage of the
  * nearest frame, from the sampled function up its stack, that is the product's, a dependency's
- * or Node's HTTP and socket path. Node's other library code (`node:*`), V8's builtins and the
+ * Node's HTTP and socket path, or the Fetch API's objects. Node's other library code (`node:*`), V8's builtins and the
  * cookie parser are passed through, so the HMAC of a form token counts for the form token and a `Buffer` copy for
  * whoever asked for it. Work that runs later (a promise's continuation, a timer) has its own
  * stack and counts where it runs.
@@ -54,6 +54,8 @@ const inFile =
 
 /** Node's own socket and stream path: what writing an answer costs on any server. */
 const NODE_WRITES = /^node:(?:net$|internal\/stream_base_commons$|internal\/streams\/|stream$)/;
+/** The Fetch API's objects in Node (undici) and the web streams a `Response` body is. */
+const WEB_OBJECTS = /^node:internal\/(?:deps\/undici\/|webstreams\/)/;
 /** Node's HTTP parser, request and response objects and headers. */
 const NODE_HTTP = /^node:(?:_http_|internal\/http)/;
 
@@ -85,12 +87,14 @@ export const STAGES: readonly Stage[] = [
     matches: inFile(/node_modules\/(?:pino|sonic-boom|pino-std-serializers|fast-redact|quick-format-unescaped|atomic-sleep|on-exit-leak-free)\//, /server\/observability\//),
   },
   { id: 'head', label: 'head', matches: inFile(/shared\/api\/head\.ts$/, /server\/render\/page-head\.ts$/) },
+  { id: 'web-objects', label: 'web Request, Response, Headers and streams (undici)', matches: inFile(WEB_OBJECTS) },
   {
     id: 'loads',
     label: 'loads and their context',
     matches: (frame) =>
       inFile(/server\/render\/(?:run-loads|branch-loads|loads-in-order|route-run|app-context|request-context|page-lifecycle|abortable)\.tsx?$/)(frame) ||
-      (frame.functionName === 'load' && /scripts\/bench\/|app\//.test(frame.source)) ||
+      // A route's `load`, whatever number the bundler gave its name.
+      (/^load\d*$/.test(frame.functionName) && /scripts\/bench\/|app\//.test(frame.source)) ||
       /scripts\/bench\/app-list-fixture\.ts$/.test(frame.source),
   },
   {
@@ -124,7 +128,7 @@ const SHARED_HELPERS = /node_modules\/cookie\//;
 function isTransparent(frame: SourceFrame, raw: CallFrame): boolean {
   if (frame.functionName.startsWith('(')) return false;
   if (raw.url === '' || SHARED_HELPERS.test(frame.source)) return true;
-  return frame.source.startsWith('node:') && !NODE_WRITES.test(frame.source) && !NODE_HTTP.test(frame.source) && frame.source !== 'node:zlib';
+  return frame.source.startsWith('node:') && ![NODE_WRITES, NODE_HTTP, WEB_OBJECTS].some((pattern) => pattern.test(frame.source)) && frame.source !== 'node:zlib';
 }
 
 export interface StageTime {
