@@ -1,8 +1,10 @@
 import { Suspense, use } from 'react';
 import { useFetcher } from '../../shared/api/fetcher.tsx';
 import type { PageHead } from '../../shared/api/head.ts';
-import type { PageProps } from '../../shared/api/route-definition.ts';
-import { APP_LIST_DEFERRED_MS, APP_LIST_MARKER, APP_LIST_PATH, appListItems, type AppListItem } from './app-list-fixture.ts';
+import { Link } from '../../shared/api/link.tsx';
+import type { LoadContext, PageProps } from '../../shared/api/route-definition.ts';
+import { APP_LIST_DEFERRED_MS, APP_LIST_MARKER, APP_LIST_PATH, appDetailPath, appListItems, visitorLine, type AppListItem } from './app-list-fixture.ts';
+import { sessionVisitor } from './app-visitor-session.ts';
 
 export const head: PageHead = { title: 'App list' };
 
@@ -10,10 +12,16 @@ export interface AppListData {
   readonly items: readonly AppListItem[];
   /** Settles after APP_LIST_DEFERRED_MS; the shell does not wait for it. */
   readonly summary: Promise<string>;
+  /** The signed-in visitor's name, from the session cookie. */
+  readonly visitor: string | null;
 }
 
-export function load(): AppListData {
-  return { items: appListItems(), summary: new Promise((resolve) => setTimeout(resolve, APP_LIST_DEFERRED_MS, APP_LIST_MARKER)) };
+export async function load({ request }: LoadContext): Promise<AppListData> {
+  return {
+    items: appListItems(),
+    summary: new Promise((resolve) => setTimeout(resolve, APP_LIST_DEFERRED_MS, APP_LIST_MARKER)),
+    visitor: await sessionVisitor(request.headers.get('cookie')),
+  };
 }
 
 /** What the fetcher buttons post to: nothing is stored, the page only needs an action to post to. */
@@ -25,7 +33,7 @@ function LikeItem({ item }: { readonly item: AppListItem }) {
   const fetcher = useFetcher<typeof action>();
   return (
     <li>
-      {item.title}{' '}
+      <Link href={appDetailPath(item.id)}>{item.title}</Link>{' '}
       <fetcher.Form action={APP_LIST_PATH}>
         <input type="hidden" name="id" value={item.id} />
         <button type="submit">♥ {item.likes}</button>
@@ -38,11 +46,12 @@ function Summary({ summary }: { readonly summary: Promise<string> }) {
   return <p>{use(summary)}</p>;
 }
 
-/** The list, a fetcher button per item, and the deferred summary below it. */
+/** The visitor, the list with a link and a fetcher button per item, and the deferred summary below it. */
 export default function AppListPage({ data }: PageProps<AppListData>) {
   return (
     <main className="app-main">
       <h1>App list</h1>
+      <p>{visitorLine(data.visitor)}</p>
       <ul>
         {data.items.map((item) => (
           <LikeItem key={item.id} item={item} />

@@ -1,5 +1,6 @@
 import { route, type RouteTableEntry } from '../../shared/api/route-definition.ts';
 import { routes as productRoutes } from '../../app/routes.ts';
+import * as appJsonRoute from './app-json-route.ts';
 import * as deferredPage from './deferred-page.tsx';
 import { layoutsRoutes } from './layouts-routes.tsx';
 import * as manyDeferredPage from './many-deferred-page.tsx';
@@ -18,4 +19,5 @@ export const routes: readonly RouteTableEntry[] = [
   route('/bench/deferred', deferredPage),
   route('/bench/many-deferred', manyDeferredPage),
   ...layoutsRoutes,
+  route('/bench/api/app-list', appJsonRoute),
 ];

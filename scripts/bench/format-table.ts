@@ -42,6 +42,7 @@ function throughputTable(report: BenchReport): string {
     { header: 'RSS MiB', align: 'right' },
     { header: 'x req/s', align: 'right' },
     { header: 'x p99', align: 'right' },
+    { header: 'x CPU', align: 'right' },
     { header: 'x RSS', align: 'right' },
     { header: 'ratios to', align: 'left' },
   ];
@@ -58,6 +59,7 @@ function throughputTable(report: BenchReport): string {
     mib(row.peakRssMiB),
     ratio(row.ratios.requestsPerSecond),
     ratio(row.ratios.p99),
+    ratio(row.ratios.cpu),
     ratio(row.ratios.rss),
     row.comparedWith === undefined ? '' : (report.rows.find((other) => other.scenario === row.scenario && other.contender === row.comparedWith)?.serverLabel ?? row.comparedWith),
   ]);

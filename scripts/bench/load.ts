@@ -7,6 +7,8 @@ export interface LoadOptions {
   readonly durationSeconds: number;
   /** Answers with any other status count as errors. */
   readonly expectedStatus: number;
+  /** The `Cookie` header every request sends; none without it. */
+  readonly cookie?: string | undefined;
 }
 
 export interface LoadResult {
@@ -29,8 +31,9 @@ const TIMEOUT_SECONDS = 10;
  * Closed-loop load from this process: `connections` keep-alive connections, each sending its
  * next request when the previous answer is complete. Latencies include every status.
  */
-export async function runLoad({ url, connections, durationSeconds, expectedStatus }: LoadOptions): Promise<LoadResult> {
-  const result = await autocannon({ url, connections, duration: durationSeconds, timeout: TIMEOUT_SECONDS, headers: { ...BROWSER_HEADERS } });
+export async function runLoad({ url, connections, durationSeconds, expectedStatus, cookie }: LoadOptions): Promise<LoadResult> {
+  const headers = cookie === undefined ? { ...BROWSER_HEADERS } : { ...BROWSER_HEADERS, cookie };
+  const result = await autocannon({ url, connections, duration: durationSeconds, timeout: TIMEOUT_SECONDS, headers });
   const counts = Object.entries(result.statusCodeStats ?? {}).map(([status, { count = 0 }]) => ({ status: Number(status), count }));
   const responses = counts.reduce((sum, { count }) => sum + count, 0);
   const expected = counts.find(({ status }) => status === expectedStatus)?.count ?? 0;

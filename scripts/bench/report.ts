@@ -14,6 +14,8 @@ export interface Ratios {
   readonly p99?: number;
   /** Peak RSS over the bare React server's in the same scenario (lower is better). */
   readonly rss?: number;
+  /** CPU time per response over the matching baseline's (lower is better); where /proc tells both. */
+  readonly cpu?: number;
 }
 
 export interface TableRow {
@@ -110,6 +112,7 @@ export function scenarioRows(result: ScenarioResult): TableRow[] {
           requestsPerSecond: mean(runs.runs.map((run) => run.requestsPerSecond)),
           p99Ms: mean(runs.runs.map((run) => run.p99Ms)),
           rss: runs.peakRssBytes,
+          cpu: runs.cpuMicrosPerResponse.length === 0 ? undefined : mean(runs.cpuMicrosPerResponse),
         };
   const baseline = figures(byContender.get(scenario.comparison.baseline));
   const rssBaseline = figures(byContender.get(REACT_FLOOR));
@@ -122,6 +125,7 @@ export function scenarioRows(result: ScenarioResult): TableRow[] {
           requestsPerSecond: ratioOf(own?.requestsPerSecond, baseline?.requestsPerSecond),
           p99: scenario.comparison.p99 ? ratioOf(own?.p99Ms, baseline?.p99Ms) : undefined,
           rss: ratioOf(own?.rss, rssBaseline?.rss),
+          cpu: ratioOf(own?.cpu, baseline?.cpu),
         })
       : {};
     return {
@@ -143,7 +147,7 @@ export function scenarioRows(result: ScenarioResult): TableRow[] {
         timeouts: sum(runs.runs.map((run) => run.timeouts)),
       },
       bytesPerResponse: mean(runs.runs.map((run) => run.bytesPerResponse)),
-      cpuMicrosPerResponse: runs.cpuMicrosPerResponse.length === 0 ? undefined : mean(runs.cpuMicrosPerResponse),
+      cpuMicrosPerResponse: own?.cpu,
       peakRssMiB: runs.peakRssBytes === undefined ? undefined : runs.peakRssBytes / MIB,
       ...(isSubject ? { comparedWith: scenario.comparison.baseline } : {}),
       ratios,

@@ -37,8 +37,8 @@ export function scenarioPath(scenario: Scenario, assetPath: string): string {
 }
 
 /** Each server must really serve its page before its speed means anything. Resolves the answer's size in bytes, as sent (no compression asked for). */
-async function verify(server: BenchServer, path: string, expectedStatus: number, marker: Marker): Promise<number> {
-  const { status, body } = await httpGet(`${server.origin}${path}`, 10_000);
+async function verify(server: BenchServer, path: string, expectedStatus: number, marker: Marker, cookie: string | undefined): Promise<number> {
+  const { status, body } = await httpGet(`${server.origin}${path}`, 10_000, 'GET', cookie);
   const markers = (typeof marker === 'string' ? [marker] : marker).filter((text) => text !== '');
   if (status !== expectedStatus || !markers.every((text) => body.includes(text))) {
     throw new Error(
@@ -59,6 +59,7 @@ export async function runScenario(scenario: Scenario, specs: Readonly<Record<Ser
   const contenders = [scenario.subject, ...scenario.others].map(contenderOf);
   const pathOf = (contender: Contender) => contender.path ?? scenarioUrlPath;
   const running = new Map<string, BenchServer>();
+  const cookie = await scenario.cookie?.();
   try {
     for (const contender of contenders) running.set(contender.id, await spawnBenchServer(specs[contender.server], settings.logDir));
     const runs = new Map<string, LoadResult[]>(contenders.map((contender) => [contender.id, []]));
@@ -67,13 +68,13 @@ export async function runScenario(scenario: Scenario, specs: Readonly<Record<Ser
     async function load(contender: Contender, durationSeconds: number): Promise<LoadResult> {
       const server = running.get(contender.id);
       if (server === undefined) throw new Error(`${contender.id} is not running`);
-      return runLoad({ url: `${server.origin}${pathOf(contender)}`, connections: scenario.connections, durationSeconds, expectedStatus: scenario.expectedStatus });
+      return runLoad({ url: `${server.origin}${pathOf(contender)}`, connections: scenario.connections, durationSeconds, expectedStatus: scenario.expectedStatus, cookie });
     }
 
     for (const contender of contenders) {
       const server = running.get(contender.id);
       if (server === undefined) continue;
-      const bytes = await verify(server, pathOf(contender), scenario.expectedStatus, contender.marker ?? scenario.marker);
+      const bytes = await verify(server, pathOf(contender), scenario.expectedStatus, contender.marker ?? scenario.marker, cookie);
       // Two pages compared as the same page (deferred-200, layouts-200) should weigh about the same.
       settings.progress(`${scenario.id.padEnd(13)} ${(contender.label ?? server.name).padEnd(24)} GET ${pathOf(contender)}: ${bytes.toLocaleString('en-US')} bytes`);
     }

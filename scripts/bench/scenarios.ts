@@ -1,3 +1,5 @@
+import { APP_DETAIL_ID, APP_JSON_PATH, APP_LIST_ITEMS, APP_LIST_MARKER, APP_LIST_PATH, APP_VISITOR_NAME, appDetailPath, visitorLine } from './app-list-fixture.ts';
+import { appVisitorCookie } from './app-visitor-session.ts';
 import type { ServerKey } from './bench-servers.ts';
 import { FLAT_PATH, LAYOUTS_MARKER, LAYOUTS_PATH, SECTION_MARKER } from './layouts-fixture.ts';
 import { DEFERRED_MARKER, DEFERRED_PATH, SUSPENSE_MARKER, SUSPENSE_PATH } from './suspense-fixture.ts';
@@ -47,6 +49,8 @@ export interface Scenario {
   readonly subject: Participant;
   readonly others: readonly Participant[];
   readonly comparison: Comparison;
+  /** The `Cookie` header every request of the scenario sends (made once per run); none without it. */
+  readonly cookie?: () => Promise<string>;
 }
 
 /** The floor of React streaming: peak RSS (in each scenario that runs it) and cold start are ratios to it. */
@@ -128,6 +132,47 @@ export const SCENARIOS: readonly Scenario[] = [
     subject: { id: 'layouts', server: 'product-fixture', label: 'fixture: two layouts' },
     others: [{ id: 'flat', server: 'product-fixture', path: FLAT_PATH, label: 'fixture: flat page' }],
     comparison: { baseline: 'flat', p99: true },
+  },
+  {
+    // An app's pages, each beside node:http + React writing the same markup: a signed-in visitor
+    // (the session cookie verified, the form token's too), the list in two layouts with a
+    // fetcher form per item and a 300 ms deferred value, an item's page, the items as JSON.
+    id: 'app-list',
+    label: 'app list page, 200 conn',
+    path: APP_LIST_PATH,
+    connections: 200,
+    expectedStatus: 200,
+    // The session read, the deferred value streamed, and the last item's form.
+    marker: [visitorLine(APP_VISITOR_NAME), `<p>${APP_LIST_MARKER}</p>`, `value="item-${APP_LIST_ITEMS}"`],
+    subject: 'product-fixture',
+    others: ['http-react'],
+    comparison: { baseline: 'http-react', p99: true },
+    cookie: appVisitorCookie,
+  },
+  {
+    id: 'app-detail',
+    label: 'app detail page, 50 conn',
+    path: appDetailPath(APP_DETAIL_ID),
+    connections: 50,
+    expectedStatus: 200,
+    // The head from the page's data, and the session read.
+    marker: ['<title>Item number 7 · ', visitorLine(APP_VISITOR_NAME)],
+    subject: 'product-fixture',
+    others: ['http-react'],
+    comparison: { baseline: 'http-react', p99: false },
+    cookie: appVisitorCookie,
+  },
+  {
+    id: 'app-json',
+    label: 'app JSON route, 50 conn',
+    path: APP_JSON_PATH,
+    connections: 50,
+    expectedStatus: 200,
+    marker: `{"id":"item-${APP_LIST_ITEMS}","title":"Item number ${APP_LIST_ITEMS}"`,
+    subject: 'product-fixture',
+    others: ['http-react'],
+    comparison: { baseline: 'http-react', p99: false },
+    cookie: appVisitorCookie,
   },
   {
     id: '404',

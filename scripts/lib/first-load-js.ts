@@ -123,11 +123,13 @@ function inlineScripts(html: string): string[] {
 }
 
 /**
- * The JavaScript a served document costs the browser: the built files it references and its
- * inline scripts. For pages that must ship none (status pages), this is the check.
+ * The JavaScript a served document costs the browser: the files it references and its inline
+ * scripts. For pages that must ship none (status pages), this is the check. `readScript` gives
+ * a referenced file's bytes: from the built client, or, for files the server makes at start
+ * (the route table's module), from the server itself.
  */
-export async function javaScriptOfDocument(html: string, clientDir: string): Promise<JavaScriptWeight> {
-  const files = await Promise.all(scriptUrlsInHtml(html).map(async (url) => ({ name: url, contents: await readFile(assetFile(clientDir, url)) })));
+export async function javaScriptOfDocument(html: string, readScript: (url: string) => Promise<Buffer>): Promise<JavaScriptWeight> {
+  const files = await Promise.all(scriptUrlsInHtml(html).map(async (url) => ({ name: url, contents: await readScript(url) })));
   const inline = inlineScripts(html).map((code, index) => ({ name: `inline #${index + 1}`, contents: Buffer.from(code) }));
   return weigh([...files, ...inline]);
 }

@@ -18,10 +18,11 @@ export interface Fetched {
   readonly body: string;
 }
 
-/** One request without a body on a fresh connection, as a browser, bounded by `timeoutMs`. */
-export function httpGet(url: string, timeoutMs: number, method = 'GET'): Promise<Fetched> {
+/** One request without a body on a fresh connection, as a browser (with `cookie`, one that has them), bounded by `timeoutMs`. */
+export function httpGet(url: string, timeoutMs: number, method = 'GET', cookie?: string): Promise<Fetched> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, agent: false, headers: BROWSER_HEADERS, timeout: timeoutMs }, (res) => {
+    const headers = cookie === undefined ? BROWSER_HEADERS : { ...BROWSER_HEADERS, cookie };
+    const req = request(url, { method, agent: false, headers, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
