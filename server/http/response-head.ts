@@ -84,7 +84,7 @@ type WriteHead = (statusCode: number, reasonOrHeaders?: string | OutgoingHttpHea
  * their own complete head (a page's, a file's, a status page's), and headers set one by one
  * beforehand send Node's writeHead down its slow path, which merges them with the list. This is
  * the one place the framework goes around Express and Node, kept for what it saves, measured and
- * guarded by test/unit/dependency-seams.test.ts (docs/benchmark.md#where-the-framework-goes-around-a-dependency).
+ * guarded by test/unit/dependency-seams.test.ts (docs/design-costs.md#where-the-framework-goes-around-a-dependency).
  * The method is Express's per-app response prototype's, so no response is touched and other
  * apps in the same process keep Node's.
  */

@@ -17,7 +17,7 @@ export function createNonce(): string {
  * once on a response that goes nowhere, and keep the result. A request then copies the list
  * instead of running helmet's eleven middlewares. Kept for what it saves, measured, and held to
  * what helmet itself sets by test/unit/dependency-seams.test.ts
- * (docs/benchmark.md#where-the-framework-goes-around-a-dependency).
+ * (docs/design-costs.md#where-the-framework-goes-around-a-dependency).
  */
 export function helmetStaticHeaders(): readonly HeaderPair[] {
   const probe = new ServerResponse(new IncomingMessage(new Socket()));

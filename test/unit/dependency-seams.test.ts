@@ -8,7 +8,7 @@ import { createTestApp } from '../../server/testing/index.ts';
 import { route } from '../../shared/index.ts';
 
 /**
- * The two places where the framework goes around a dependency for speed (docs/benchmark.md#where-the-framework-goes-around-a-dependency),
+ * The two places where the framework goes around a dependency for speed (docs/design-costs.md#where-the-framework-goes-around-a-dependency),
  * held to what the dependency itself does, so that an upgrade of helmet, Express or Node that
  * changes it fails here rather than in production.
  */
