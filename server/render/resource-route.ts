@@ -141,31 +141,76 @@ function writeHead(req: Request, res: Response, route: string, answer: Sendable)
   res.setHeader('Cache-Control', own.cacheControl ?? NOT_KEPT);
 }
 
+/** What `Promise.race` gives when a body has nothing more by the next turn of the event loop. */
+const LATER = Symbol('later');
+const nextTurn = () => new Promise<typeof LATER>((resolve) => setImmediate(resolve, LATER));
+
 /**
- * Pipes the body into the response, held to the Content-Length its head declares (writeHead
- * checked it). The client leaving, or the render timeout (the lifecycle stops the "render",
- * here the body), cancels the source; an error of the source, or a body that does not meet its
- * length, is logged once with a digest and cuts the connection, so a truncated body never
- * passes for a whole one, and no byte past the length is ever written.
+ * Sends the body, held to the Content-Length its head declares (writeHead checked it). A body
+ * that is whole by the next turn of the event loop (`Response.json()`, a string, bytes: most
+ * are) goes in one write with its head, its length counted, as Node sends `res.end(body)`; any
+ * other is piped as it comes. The client leaving, or the render timeout (the lifecycle stops the
+ * "render", here the body), cancels the source; an error of the source, or a body that does not
+ * meet its length, is logged once with a digest and cuts the connection, so a truncated body
+ * never passes for a whole one, and no byte past the length is ever written.
  */
 function streamBody(req: Request, res: Response, body: NodeReadableStream<Uint8Array>, lifecycle: PageLifecycle): void {
-  const source = Readable.fromWeb(body);
-  const length = res.getHeader('Content-Length');
-  const sent = length === undefined ? source : source.pipe(holdToLength(res.locals.routePattern ?? '(none)', Number(length)));
+  const route = res.locals.routePattern ?? '(none)';
+  const declared = res.getHeader('Content-Length');
+  const length = declared === undefined ? undefined : Number(declared);
+  const reader = body.getReader();
+  let source: Readable | undefined;
+  const cancel = () => void reader.cancel().catch(() => undefined);
   lifecycle.stopsRender(function stopBody() {
     lifecycle.enter('abandoned');
-    source.destroy();
+    cancel();
+    source?.destroy();
     res.destroy();
   });
   function failed(error: unknown): void {
     // Before the response sees it: the lifecycle must not take the cut for a client that left.
     if (!lifecycle.enter('abandoned')) return;
     logServerError(req, error);
-    source.destroy();
+    cancel();
+    source?.destroy();
     res.destroy();
   }
-  source.once('error', failed);
-  if (sent !== source) sent.once('error', failed);
-  sent.once('end', () => lifecycle.enter('delivering'));
-  sent.pipe(res);
+  /** Sends a body that came whole with its head, unless it misses its declared length: that one goes as any other, and is cut. */
+  function whole(chunk: Uint8Array): boolean {
+    if (length !== undefined && chunk.byteLength !== length) return false;
+    if (res.destroyed) return true;
+    if (length === undefined) res.setHeader('Content-Length', chunk.byteLength);
+    res.end(chunk);
+    lifecycle.enter('delivering');
+    return true;
+  }
+  async function send(): Promise<void> {
+    const first = await reader.read();
+    if (first.done && whole(new Uint8Array(0))) return;
+    const next = first.done ? Promise.resolve(first) : reader.read();
+    const settled = first.done ? first : await Promise.race([next, nextTurn()]);
+    if (!first.done && settled !== LATER && settled.done && whole(first.value)) return;
+    source = Readable.from(chunks(first.done ? undefined : first.value, next, reader, cancel), { objectMode: false });
+    const sent = length === undefined ? source : source.pipe(holdToLength(route, length));
+    source.once('error', failed);
+    if (sent !== source) sent.once('error', failed);
+    sent.once('end', () => lifecycle.enter('delivering'));
+    sent.pipe(res);
+  }
+  send().catch(failed);
+}
+
+/** The body's chunks: the first, the one already asked for, then the rest as they come; cancelled if left early. */
+async function* chunks(
+  first: Uint8Array | undefined,
+  next: Promise<ReadableStreamReadResult<Uint8Array>>,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  cancel: () => void,
+): AsyncGenerator<Uint8Array> {
+  try {
+    if (first !== undefined) yield first;
+    for (let read = await next; !read.done; read = await reader.read()) yield read.value;
+  } finally {
+    cancel();
+  }
 }

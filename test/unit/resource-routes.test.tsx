@@ -182,6 +182,9 @@ describe('a resource route answers with the Response its load returns', () => {
     expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
     expect(res.headers['cache-control']).toBe(NO_STORE);
+    // Whole at once, it goes with its head, its length counted, not chunked.
+    expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.text)));
+    expect(res.headers['transfer-encoding']).toBeUndefined();
     // One completion line, labelled with the route's pattern; nothing else.
     expect(logs).toEqual([expect.objectContaining({ msg: 'request completed', status: 200, route: '/api/items/:id', path: '/api/items/42' })]);
   });
@@ -212,6 +215,9 @@ describe('a resource route answers with the Response its load returns', () => {
     expect(res.body).toBe('FIRST SECOND');
     expect(res.chunks[0]?.text).toBe('FIRST ');
     expect((res.chunks.at(-1)?.at ?? 0) - (res.chunks[0]?.at ?? 0)).toBeGreaterThan(200);
+    // Its length was not known when its first bytes went.
+    expect(res.headers['transfer-encoding']).toBe('chunked');
+    expect(res.headers['content-length']).toBeUndefined();
   });
 
   test('HEAD: the status and headers, no body, and the body let go of', async () => {
