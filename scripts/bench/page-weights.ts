@@ -13,9 +13,13 @@ export interface PageWeights {
   readonly smallest: JavaScriptWeight;
 }
 
-/** Status pages the product renders, reached the way a visitor reaches them. */
-const STATUS_PAGES = [
-  { page: '404 (GET /no/such/page)', method: 'GET', path: '/no/such/page', status: 404 },
+/**
+ * Status pages the framework renders, reached the way a visitor reaches them. An unknown
+ * address under `/assets/` gets the framework's 404 even where the app shows its own inside
+ * its layout (the example app does: the row below), which is a page and hydrates.
+ */
+export const STATUS_PAGES = [
+  { page: '404 (GET /assets/no-such-file.js)', method: 'GET', path: '/assets/no-such-file.js', status: 404 },
   { page: '405 (POST /)', method: 'POST', path: '/', status: 405 },
   { page: '400 (GET /%E0%A4%A)', method: 'GET', path: '/%E0%A4%A', status: 400 },
 ] as const;
@@ -41,5 +45,9 @@ export async function measurePageWeights(product: BenchServer, clientDir: string
     if (res.status !== status) throw new Error(`${method} ${path} answered ${res.status}, expected ${status}`);
     pages.push({ page, weight: await javaScriptOfDocument(res.body, readScript) });
   }
+  // The app's own not-found page, inside its root layout: a page, weighed as one, no status page.
+  const appNotFound = await httpGet(`${product.origin}/no/such/page`, 10_000);
+  if (appNotFound.status !== 404) throw new Error(`GET /no/such/page answered ${appNotFound.status}, expected 404`);
+  pages.push({ page: "the app's 404 page, in its layout (GET /no/such/page)", weight: await javaScriptOfDocument(appNotFound.body, readScript) });
   return { pages, smallest: await smallestHydratingBundle() };
 }

@@ -1,5 +1,6 @@
 import { FIRST_LOAD_ALLOWANCE_BYTES, NAVIGATION_ALLOWANCE_BYTES } from '../lib/first-load-js.ts';
 import { ALL_CATEGORIES, CATEGORY_LABELS } from './lighthouse.ts';
+import { STATUS_PAGES } from './page-weights.ts';
 import type { BenchReport, TableRow } from './report.ts';
 
 /** One target, judged on one run's table. */
@@ -36,7 +37,7 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
   const rssRatios = rows.map((row) => row.ratios.rss).filter((ratio) => ratio !== undefined);
   const home = report.firstLoad[0];
   const withoutNavigation = report.firstLoad[1];
-  const statusPages = report.firstLoad.slice(2);
+  const statusPages = report.firstLoad.filter((row) => STATUS_PAGES.some(({ page }) => page === row.page));
   const lighthouse = report.lighthouse?.median;
   return [
     check('404 req/s vs bare Express 404', subjectRow(rows, '404')?.ratios.requestsPerSecond, 'at least', 0.8),
