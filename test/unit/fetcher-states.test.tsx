@@ -216,6 +216,11 @@ describe('a fetcher in the browser', () => {
     expect(watched.now().data).toEqual({ errors: { name: 'Enter a name.' } });
     expect(watched.now().formData).toBeUndefined();
     expect(watched.states).toEqual(['idle', 'submitting', 'idle']);
+    // From 400 on: a 400 is a refusal too.
+    void watched.now().submit({ name: '?' });
+    (await lastAsked(2)).answer({ status: 400, value: { actionData: 'bad request' }, json: false });
+    await vi.waitFor(() => expect(watched.now().data).toBe('bad request'));
+    expect(watched.now().state).toBe('idle');
     expect(revalidations).toHaveLength(0);
   });
 
@@ -226,10 +231,10 @@ describe('a fetcher in the browser', () => {
     await vi.waitFor(() => expect(watched.now().data).toEqual({ items: [1, 2] }));
 
     void watched.now().load('/api/missing');
-    (await lastAsked(2)).answer({ status: 404, value: { status: 404 }, json: true });
+    (await lastAsked(2)).answer({ status: 400, value: { status: 400 }, json: true });
     await vi.waitFor(() => expect(watched.now().error).toBeDefined());
     const missing = watched.now().error;
-    expect(isRouteErrorResponse(missing) ? [missing.status, missing.statusText] : missing).toEqual([404, statusMessage(404)]);
+    expect(isRouteErrorResponse(missing) ? [missing.status, missing.statusText] : missing).toEqual([400, statusMessage(400)]);
     expect(watched.now().data).toBeUndefined();
 
     void watched.now().load('/api/broken');
@@ -360,10 +365,29 @@ describe('a fetcher in the browser', () => {
     const request = await lastAsked(2);
     await shows(leaving, 'loading');
     leaving.root.unmount();
+    // Mounted again while it runs: the same fetcher, still loading.
+    const back = watch('left');
+    expect(back.now().state).toBe('loading');
+    back.root.unmount();
     request.answer({ status: 200, value: { data: 'nobody saw' }, json: false });
     await vi.waitFor(() => expect(asked).toHaveLength(2));
     await rendered();
     expect(watch('left').now().data).toBeUndefined();
+  });
+
+  test("a hook given another key shows that key's fetcher, and its requests go there", async () => {
+    const root = headlessRoot();
+    roots.push(root);
+    let shown: Fetcher<unknown> | undefined;
+    const onRender = (fetcher: Fetcher<unknown>) => {
+      shown = fetcher;
+    };
+    root.render(<Watch fetcherKey="before" onRender={onRender} />);
+    root.render(<Watch fetcherKey="after" onRender={onRender} />);
+    void shown?.load('/after');
+    (await lastAsked(1)).answer({ status: 200, value: { data: 'for after' }, json: false });
+    await vi.waitFor(() => expect(shown?.data).toBe('for after'));
+    expect(watch('before').now().data).toBeUndefined();
   });
 
   test('on the server, a fetcher is idle and useFetchers lists none', () => {
