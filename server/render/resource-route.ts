@@ -20,6 +20,7 @@ export interface ResourceHandlerOptions {
 }
 
 /** The `Cache-Control` of a resource answer that sets none: a page's, so nothing of one visitor's is ever kept by accident. */
+// Stryker disable next-line StringLiteral: equivalent; HTML_HEADERS always names a Cache-Control, so the fallback is never read
 const NOT_KEPT = HTML_HEADERS.find(([name]) => name === 'Cache-Control')?.[1] ?? 'no-store';
 
 /** A resource route's `load` (or `action`) gave no `Response` to send: a fault of the route, the 500 page. */
@@ -151,6 +152,7 @@ function writeHead(req: Request, res: Response, route: string, answer: Sendable)
 function streamBody(req: Request, res: Response, body: NodeReadableStream<Uint8Array>, lifecycle: PageLifecycle): void {
   const source = Readable.fromWeb(body);
   const length = res.getHeader('Content-Length');
+  // Stryker disable next-line StringLiteral: equivalent; the handler set the route's pattern before its load ran
   const sent = length === undefined ? source : source.pipe(holdToLength(res.locals.routePattern ?? '(none)', Number(length)));
   lifecycle.stopsRender(function stopBody() {
     lifecycle.enter('abandoned');
@@ -165,6 +167,7 @@ function streamBody(req: Request, res: Response, body: NodeReadableStream<Uint8A
     res.destroy();
   }
   source.once('error', failed);
+  // Stryker disable next-line ConditionalExpression: equivalent; a second listener on the same stream finds the lifecycle abandoned and does nothing
   if (sent !== source) sent.once('error', failed);
   sent.once('end', () => lifecycle.enter('delivering'));
   sent.pipe(res);

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { Outlet, useLoaderData } from '../../shared/api/route-hooks.tsx';
 import { useRouteError } from '../../shared/api/route-errors.tsx';
@@ -71,5 +72,37 @@ describe('the route tree from one view to the next', () => {
     root.render(<RouteTree levels={levels('mended')} params={{}} actionData={undefined} location={location} viewKey={3} />);
     expect(seen).toEqual(['layout 1 shell data', `page ${mounts.page} mended`]);
     root.unmount();
+  });
+});
+
+function Shell() {
+  return (
+    <main>
+      SHELL
+      <Outlet />
+    </main>
+  );
+}
+
+const ShellBoundary = () => <p>SHELL BOUNDARY</p>;
+const ShownPage = () => <p>PAGE</p>;
+const PageBoundary = () => <p>PAGE BOUNDARY</p>;
+
+describe('a failed load on the server', () => {
+  test("shows the failed level's boundary, and a layout above it with a boundary of its own renders as it is", () => {
+    const html = renderToString(
+      <RouteTree
+        levels={[
+          { id: 'shell', Component: Shell, ErrorBoundary: ShellBoundary, data: undefined },
+          { id: '/page', Component: ShownPage, ErrorBoundary: PageBoundary, data: undefined },
+        ]}
+        params={{}}
+        actionData={undefined}
+        location={location}
+        viewKey={1}
+        failure={{ at: 1, error: { status: 404, statusText: 'Not Found' } }}
+      />,
+    );
+    expect(html).toBe('<main>SHELL<p>PAGE BOUNDARY</p></main>');
   });
 });
