@@ -116,10 +116,11 @@ const resources: RouteDefinition[] = [
   defineRoute({ path: '/moved', load: () => redirect('/text', 301) }),
   defineRoute({ path: '/not-a-response', load: () => JSON.parse('{"items":[]}') }),
   defineRoute({ path: '/network-error', load: () => Response.error() }),
-  defineRoute({ path: '/returns-null', load: () => null }),
-  defineRoute({ path: '/returns-map', load: () => new Map() }),
+  // As an app without types could write them (JSON.parse and Object.create give what the types cannot check).
+  defineRoute({ path: '/returns-null', load: () => JSON.parse('null') }),
+  defineRoute({ path: '/returns-map', load: () => Object.create(Map.prototype) }),
   defineRoute({ path: '/returns-bare', load: () => Object.create(null) }),
-  defineRoute({ path: '/returns-number', load: () => 42 }),
+  defineRoute({ path: '/returns-number', load: () => JSON.parse('42') }),
   defineRoute({ path: '/hangs', load: ({ signal }) => new Promise<Response>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))) }),
   defineRoute({
     path: '/framework-headers',

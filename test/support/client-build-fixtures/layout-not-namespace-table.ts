@@ -3,4 +3,4 @@ import * as plain from './pages/plain.tsx';
 
 const frame = { default: () => null };
 
-export const routes: readonly RouteTableEntry[] = [route('/first', plain), layout(frame, [route('/plain', plain)])];
+export const routes: readonly RouteTableEntry[] = [route('/first', plain), layout(frame, [route('/plain', plain)], { id: 'frame' })];

@@ -3,4 +3,4 @@ import * as notFound from './pages/missing.tsx';
 import * as frame from './layouts/frame.tsx';
 import * as plain from './pages/plain.tsx';
 
-export const routes: readonly RouteTableEntry[] = [layout(frame, [route('/plain', plain)], { notFound })];
+export const routes: readonly RouteTableEntry[] = [layout(frame, [route('/plain', plain)], { id: 'frame', notFound })];
