@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * Reads the report of `stryker run` (its `json` reporter, reports/mutation/mutation.json), prints
- * each mutated file's score and the total, and fails unless the total is at least the `break`
- * threshold of stryker.config.json and every file at least FILE_FLOOR. Stryker's own `break`
+ * Reads the report of `stryker run` (its `json` reporter, reports/mutation/mutation.json, or
+ * the file named as the first argument), prints each mutated file's score and the total, and
+ * fails unless the total is at least the `break` threshold of stryker.config.json and every
+ * file at least FILE_FLOOR. Stryker's own `break`
  * holds the total only: a file far under it could hide behind the others.
  * The score is Stryker's: killed and timed-out mutants over those killed, timed out, survived
  * or not covered; mutants that did not compile or were disabled by a comment do not count.
@@ -36,8 +37,10 @@ function isReport(value: unknown): value is Report {
   return typeof value === 'object' && value !== null && typeof Reflect.get(value, 'files') === 'object';
 }
 
-const report: unknown = JSON.parse(readFileSync(join(ROOT, 'reports', 'mutation', 'mutation.json'), 'utf8'));
-if (!isReport(report)) throw new Error('reports/mutation/mutation.json is not a mutation report');
+// The report named on the command line (runs put together), else the last run's.
+const reportFile = process.argv[2] ?? join(ROOT, 'reports', 'mutation', 'mutation.json');
+const report: unknown = JSON.parse(readFileSync(reportFile, 'utf8'));
+if (!isReport(report)) throw new Error(`${reportFile} is not a mutation report`);
 
 const DETECTED = new Set(['Killed', 'Timeout']);
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
