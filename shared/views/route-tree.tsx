@@ -61,6 +61,7 @@ export function RouteTree({ levels, params, actionData, location, failure, viewK
     if (failure !== undefined && index === failure.at && ErrorBoundary !== undefined) content = <RouteErrorView Boundary={ErrorBoundary} error={routeErrorOf(failure.error)} />;
     else
       content = isPage ? (
+        // Stryker disable next-line ConditionalExpression: equivalent; a prop given as undefined reads as one left out
         <Component key={viewKey} data={level.data} params={params} {...(actionData === undefined ? {} : { actionData })} />
       ) : (
         <Component data={level.data} params={params} />

@@ -83,4 +83,13 @@ describe("a page's data for an in-place navigation", () => {
       expect(res.headers['content-type'], scope).toBe('text/html; charset=utf-8');
     }
   });
+
+  test('a scope with the data header empty or another value gets the document', async () => {
+    for (const navigation of ['', 'document', 'DATA']) {
+      const res = await request(buildApp(routes, { assets: pages.assets }).app)
+        .get('/things/1')
+        .set({ ...NAVIGATION, 'X-Navigation': navigation });
+      expect(res.headers['content-type'], navigation).toBe('text/html; charset=utf-8');
+    }
+  });
 });

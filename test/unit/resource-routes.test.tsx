@@ -116,6 +116,11 @@ const resources: RouteDefinition[] = [
   defineRoute({ path: '/moved', load: () => redirect('/text', 301) }),
   defineRoute({ path: '/not-a-response', load: () => JSON.parse('{"items":[]}') }),
   defineRoute({ path: '/network-error', load: () => Response.error() }),
+  // As an app without types could write them (JSON.parse and Object.create give what the types cannot check).
+  defineRoute({ path: '/returns-null', load: () => JSON.parse('null') }),
+  defineRoute({ path: '/returns-map', load: () => Object.create(Map.prototype) }),
+  defineRoute({ path: '/returns-bare', load: () => Object.create(null) }),
+  defineRoute({ path: '/returns-number', load: () => JSON.parse('42') }),
   defineRoute({ path: '/hangs', load: ({ signal }) => new Promise<Response>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))) }),
   defineRoute({
     path: '/framework-headers',
@@ -284,11 +289,18 @@ describe('what a resource route shares with pages', () => {
     const res = await request(app().app).get('/moved');
     expect(res.status).toBe(301);
     expect(res.headers.location).toBe('/text');
+    // Never cached, so nothing for a cache to tell apart by the navigation headers.
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers.vary).toBeUndefined();
   });
 
   test.each([
     ['/not-a-response', 'it returned an instance of Object'],
     ['/network-error', 'it returned a Response that cannot be sent (Response.error(), or a body already read)'],
+    ['/returns-null', 'it returned null'],
+    ['/returns-map', 'it returned an instance of Map'],
+    ['/returns-bare', 'it returned an instance of Object'],
+    ['/returns-number', 'it returned number'],
   ])('%s: a load that returns no Response to send is the 500 page, one error line saying what it returned', async (path, said) => {
     const { app: served, logs } = app();
     const res = await request(served).get(path);

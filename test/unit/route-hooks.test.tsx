@@ -5,7 +5,7 @@ import { data } from '../../shared/api/answers.ts';
 import type { ActionContext, LoadContext, LoadedData } from '../../shared/api/route-definition.ts';
 import { defineRoute } from '../../shared/api/route-definition.ts';
 import type { useRouteError } from '../../shared/api/route-errors.tsx';
-import { type ActionDataOf, type PathParams, useActionData, useLoaderData, useParams, type useRouteLoaderData } from '../../shared/api/route-hooks.tsx';
+import { type ActionDataOf, Outlet, type PathParams, useActionData, useLoaderData, useParams, type useRouteLoaderData } from '../../shared/api/route-hooks.tsx';
 import { renderToString } from 'react-dom/server';
 import { buildApp } from '../support/build-app.ts';
 
@@ -48,6 +48,7 @@ describe('the route hooks', () => {
 
   test('called outside a page, fail with the name of the hook', () => {
     expect(() => renderToString(<Stray />)).toThrow('useParams() is called outside a page');
+    expect(() => renderToString(<Outlet />)).toThrow('Outlet() is called outside a page');
   });
 
   test('are typed from load, action and the path, with nothing written by hand', () => {

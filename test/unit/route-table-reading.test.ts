@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildClient } from '../../scripts/build-client.ts';
 import type { PageAssets } from '../../server/render/client-assets.ts';
 import { NOT_FOUND_PATH } from '../../shared/api/not-found-route.ts';
+import { findPageEntries } from '../../scripts/client-build/route-table-reader.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'support', 'client-build-fixtures');
 
@@ -91,5 +92,26 @@ describe('the client build reads the route table without running it', () => {
     await expect(buildClient({ routesModule: join(FIXTURES, 'aliased-page-table.ts'), outDir: join(outDir, 'aliased'), mode: 'production' })).rejects.toThrow(
       /client-build-fixtures\/aliased-page-table\.ts:7: Route \/aliased: its page is not a module of this project imported with `import \* as` \(write the page in its own file, `import \* as page from '\.\/pages\/page\.tsx'`, and pass `page` to route\(\)\)/,
     );
+  });
+
+  test('refuses a layout whose module is not a namespace import, naming the line of that layout() and the error', async () => {
+    const reading = findPageEntries(join(FIXTURES, 'layout-not-namespace-table.ts'));
+    await expect(reading).rejects.toThrow(
+      /client-build-fixtures\/layout-not-namespace-table\.ts:6: layout\(\): its module is not a module of this project imported with `import \* as`/,
+    );
+    await expect(reading).rejects.toMatchObject({ name: 'RouteTableError' });
+  });
+
+  test('refuses two layouts that each name a notFound page', async () => {
+    await expect(findPageEntries(join(FIXTURES, 'two-not-found-table.ts'))).rejects.toThrow(/client-build-fixtures\/two-not-found-table\.ts: two layouts name a notFound page/);
+  });
+
+  test('reads a notFound page named in shorthand, `{ notFound }`', async () => {
+    const { routes, files } = await findPageEntries(join(FIXTURES, 'not-found-shorthand-table.ts'));
+    expect(files.get(routes.get(NOT_FOUND_PATH) ?? '')).toBe(join(FIXTURES, 'pages', 'missing.tsx'));
+  });
+
+  test('refuses a page imported from a package, naming its specifier', async () => {
+    await expect(findPageEntries(join(FIXTURES, 'package-page-table.ts'))).rejects.toThrow(/package-page-table\.ts:5: Route \/react: no file of this project for 'react'/);
   });
 });
