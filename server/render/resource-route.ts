@@ -20,6 +20,7 @@ export interface ResourceHandlerOptions {
 }
 
 /** The `Cache-Control` of a resource answer that sets none: a page's, so nothing of one visitor's is ever kept by accident. */
+// Stryker disable next-line StringLiteral: equivalent; HTML_HEADERS always names a Cache-Control, so the fallback is never read
 const NOT_KEPT = HTML_HEADERS.find(([name]) => name === 'Cache-Control')?.[1] ?? 'no-store';
 
 /** A resource route's `load` (or `action`) gave no `Response` to send: a fault of the route, the 500 page. */
