@@ -177,22 +177,18 @@ function streamBody(req: Request, res: Response, body: NodeReadableStream<Uint8A
     source?.destroy();
     res.destroy();
   }
-  /** Sends a body that came whole with its head, unless it misses its declared length: that one goes as any other, and is cut. */
-  function whole(chunk: Uint8Array): boolean {
-    if (length !== undefined && chunk.byteLength !== length) return false;
-    if (res.destroyed) return true;
-    if (length === undefined) res.setHeader('Content-Length', chunk.byteLength);
-    res.end(chunk);
-    lifecycle.enter('delivering');
-    return true;
-  }
   async function send(): Promise<void> {
     const first = await reader.read();
-    if (first.done && whole(new Uint8Array(0))) return;
-    const next = first.done ? Promise.resolve(first) : reader.read();
-    const settled = first.done ? first : await Promise.race([next, nextTurn()]);
-    if (!first.done && settled !== LATER && settled.done && whole(first.value)) return;
-    source = Readable.from(chunks(first.done ? undefined : first.value, next, reader, cancel), { objectMode: false });
+    const pending = first.done ? Promise.resolve(first) : reader.read();
+    const settled = await Promise.race([pending, nextTurn()]);
+    const whole = settled !== LATER && settled.done ? (first.value ?? new Uint8Array(0)) : undefined;
+    // One write, Node counting its length; a body that misses the length it declared goes as any other, and is cut.
+    if (whole !== undefined && (length === undefined || whole.byteLength === length)) {
+      // A client that left meanwhile has had the response destroyed (stopBody).
+      if (lifecycle.enter('delivering')) res.end(whole);
+      return;
+    }
+    source = Readable.from(chunks(first.value, pending, reader));
     const sent = length === undefined ? source : source.pipe(holdToLength(route, length));
     source.once('error', failed);
     // Stryker disable next-line ConditionalExpression: equivalent; a second listener on the same stream finds the lifecycle abandoned and does nothing
@@ -203,17 +199,12 @@ function streamBody(req: Request, res: Response, body: NodeReadableStream<Uint8A
   send().catch(failed);
 }
 
-/** The body's chunks: the first, the one already asked for, then the rest as they come; cancelled if left early. */
+/** The body's chunks: the first, the one already asked for, then the rest as they come. */
 async function* chunks(
   first: Uint8Array | undefined,
-  next: Promise<ReadableStreamReadResult<Uint8Array>>,
+  pending: Promise<ReadableStreamReadResult<Uint8Array>>,
   reader: ReadableStreamDefaultReader<Uint8Array>,
-  cancel: () => void,
 ): AsyncGenerator<Uint8Array> {
-  try {
-    if (first !== undefined) yield first;
-    for (let read = await next; !read.done; read = await reader.read()) yield read.value;
-  } finally {
-    cancel();
-  }
+  if (first !== undefined) yield first;
+  for (let read = await pending; !read.done; read = await reader.read()) yield read.value;
 }
