@@ -43,7 +43,8 @@ function sideRun(before: Reading, after: Reading, { responses, errors }: LoadRes
 
 /** Both servers under load at once, each from its own autocannon in this process. */
 async function loadBoth([first, second]: readonly [RoundServer, RoundServer], options: CompareOptions, seconds: number): Promise<[SideRun, SideRun]> {
-  const load = ({ server }: RoundServer) => runLoad({ url: `${server.origin}${options.path}`, connections: options.connections, durationSeconds: seconds, expectedStatus: options.status });
+  const load = ({ server }: RoundServer) =>
+    runLoad({ url: `${server.origin}${options.path}`, connections: options.connections, durationSeconds: seconds, expectedStatus: options.status });
   const before = await Promise.all([readSide(first), readSide(second)]);
   const loads = await Promise.all([load(first), load(second)]);
   const after = await Promise.all([readSide(first), readSide(second)]);
