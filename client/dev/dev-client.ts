@@ -9,6 +9,9 @@ import { hideOverlay, showOverlay } from './error-overlay.ts';
  * build error shows in an overlay until the build passes; any other edit reloads the page.
  */
 const events = new EventSource(new URL('/events', import.meta.url));
+// Said on the console, as other dev servers do: a page that never says it has no overlay and no
+// refresh, and the developer (or a test) can tell that from a page that is merely quiet.
+events.addEventListener('open', () => console.info('[react-stream-shell] connected to the dev command'));
 
 function reportRefusal(update: number, reason: string): void {
   // A simple request (text/plain): no preflight to the side server.

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { startDevApp, type DevApp } from '../support/dev-app.ts';
 import { DESKTOP_CHROME, launchChromium, watchedPage, type BrowserSession, type WatchedPage } from './harness.ts';
 
@@ -18,13 +18,27 @@ afterAll(async () => {
   expect(await app?.stop()).toBe(0);
 });
 
-/** The page open and hydrated, the counter clicked twice: state that a reload would lose. */
+// Each test starts from the app as copied, whatever the one before left (a test that failed
+// half-way leaves a broken file, and every test after it would fail on that instead of its own
+// point); a failed test prints what the dev command said, the only witness of its rounds.
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail') process.stderr.write(`[dev-refresh] the dev command's output:\n${app.output().slice(-6_000)}\n`);
+  await app.reset();
+});
+
+/** The page open, hydrated and connected to the dev command, the counter clicked twice: state that a reload would lose. */
 async function openCounted(): Promise<WatchedPage> {
   await app.settled();
   const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
   const watched = await watchedPage(context);
+  // An edit made before the page listens would test nothing but the page's first load.
+  const connected = watched.page.waitForEvent('console', {
+    predicate: (message) => message.text() === '[react-stream-shell] connected to the dev command',
+    timeout: 20_000,
+  });
   await watched.page.goto(`${app.origin}/`);
   await watched.page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
+  await connected;
   await watched.page.click('#clicks');
   await watched.page.click('#clicks');
   await watched.page.waitForSelector('#clicks:has-text("2")');

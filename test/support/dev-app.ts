@@ -15,6 +15,8 @@ export interface DevApp {
   readonly output: () => string;
   /** Replaces `from` (it must be there) in the app's file `path` (from the app's folder) and saves it. */
   readonly edit: (path: string, from: string | RegExp, to: string) => Promise<void>;
+  /** Writes back the fixture's text of every file `edit` changed: the next test starts from the app as copied. */
+  readonly reset: () => Promise<void>;
   /** Once the command has been quiet a while (the saves' rounds done) and its server answers. */
   readonly settled: () => Promise<void>;
   readonly stop: () => Promise<number | null>;
@@ -51,16 +53,25 @@ export async function startDevApp(): Promise<DevApp> {
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  const edited = new Set<string>();
   return {
     dir,
     origin: `http://${LOOPBACK}:${port}`,
     output: () => output,
     async edit(path, from, to) {
       const file = join(dir, 'app', path);
+      edited.add(path);
       const text = await readFile(file, 'utf8');
       const next = text.replace(from, to);
       if (next === text) throw new Error(`${path} holds no ${String(from)}`);
       await writeFile(file, next);
+    },
+    async reset() {
+      for (const path of edited) {
+        const [original, now] = await Promise.all([readFile(join(FIXTURE_APP, path), 'utf8'), readFile(join(dir, 'app', path), 'utf8')]);
+        if (now !== original) await writeFile(join(dir, 'app', path), original);
+      }
+      edited.clear();
     },
     async settled() {
       const deadline = Date.now() + 30_000;
