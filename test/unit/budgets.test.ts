@@ -5,7 +5,9 @@ import { pageDataOf } from '../support/page-data-scripts.ts';
 import { beforeAll, describe, expect, test } from 'vitest';
 import {
   FIRST_LOAD_ALLOWANCE_BYTES,
+  FULL_PAGE_ALLOWANCE_BYTES,
   firstLoadJavaScript,
+  firstLoadOfRoute,
   firstLoadWithoutNavigation,
   NAVIGATION_ALLOWANCE_BYTES,
   scriptUrlsInHtml,
@@ -13,6 +15,7 @@ import {
   type JavaScriptWeight,
 } from '../../scripts/lib/first-load-js.ts';
 import { firstLoadUrls } from '../../scripts/lib/manifest-urls.ts';
+import { APP_LIST_PATH } from '../../scripts/bench/app-list-fixture.ts';
 import { loadClientAssets, MANIFEST_FILE } from '../../server/render/client-assets.ts';
 import { defineRoute } from '../../shared/api/route-definition.ts';
 import { forbidden, notFound, unauthorized } from '../../shared/api/status-helpers.ts';
@@ -44,6 +47,22 @@ const statusRoutes = [
     },
   }),
 ];
+
+describe('first-load JavaScript of an app-shaped page', () => {
+  // The bench's list page: 20 items inside two layouts, a fetcher form per item, a deferred value
+  // in Suspense, a session read (scripts/bench/app-list-page.tsx), built as npm run build builds it.
+  test(`ships at most ${FULL_PAGE_ALLOWANCE_BYTES} gzip bytes beyond the smallest hydrating bundle, the page's own code included`, async () => {
+    const [page, smallest] = await Promise.all([
+      firstLoadOfRoute(join(import.meta.dirname, '..', '..', 'scripts', 'bench', 'bench-routes.tsx'), APP_LIST_PATH),
+      smallestHydratingBundle(),
+    ]);
+    const modules = [...page.modules.keys()];
+    // It is the page it means to be: its layouts, the fetcher's hook and the router are in it.
+    for (const part of ['scripts/bench/layout-root.tsx', 'scripts/bench/layout-section.tsx', 'shared/api/fetcher.tsx', 'client/router'])
+      expect(modules.some((module) => module.startsWith(part))).toBe(true);
+    expect(page.weight.gzipBytes - smallest.gzipBytes).toBeLessThanOrEqual(FULL_PAGE_ALLOWANCE_BYTES);
+  });
+});
 
 describe('first-load JavaScript of /', () => {
   let home: JavaScriptWeight;
