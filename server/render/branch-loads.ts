@@ -5,6 +5,7 @@ import { NAVIGATION_KEEP_HEADER } from '../../shared/protocol/navigation-headers
 import { isRedirect } from '../../shared/api/answers.ts';
 import type { RouteErrorPayload } from '../../shared/api/route-errors.tsx';
 import type { LayoutDefinition, PageRouteDefinition } from '../../shared/api/route-definition.ts';
+import { keptServerStatus } from '../errors/to-http-error.ts';
 import { prefersJson } from '../http/prefers-json.ts';
 import { logServerError } from '../observability/server-error-log.ts';
 import { navigationScope } from './navigation-request.ts';
@@ -63,7 +64,10 @@ export function routeFailureAt(req: Request, at: number, reason: unknown, develo
   if (isHttpError(reason) && reason.status < 500) {
     return { at, status: reason.status, error: { status: reason.status, statusText: statusMessage(reason.status) } };
   }
-  const digest = logServerError(req, reason);
-  const detail = development && reason instanceof Error ? { message: reason.message, stack: reason.stack } : {};
-  return { at, status: 500, error: { status: 500, statusText: statusMessage(500), digest, ...detail } };
+  // serviceUnavailable()'s 503 keeps its status, and its line is its cause's, as the error handler logs it.
+  const status = keptServerStatus(isHttpError(reason) ? reason.status : 500);
+  const logged = status === 503 && isHttpError(reason) && reason.cause !== undefined ? reason.cause : reason;
+  const digest = logServerError(req, logged);
+  const detail = development && logged instanceof Error ? { message: logged.message, stack: logged.stack } : {};
+  return { at, status, error: { status, statusText: statusMessage(status), digest, ...detail } };
 }
