@@ -125,9 +125,7 @@ describe('the system component gate, called directly', () => {
   test('without PostgreSQL only the postgres suite steps aside, naming its package; required, it fails', () => {
     const outcome = gateSystemComponents(PROJECTS, both(fake('chromium'), fake('nginx'), { POSTGRES_PATH: fake('missing') }));
     expect([...outcome.steppedAside]).toEqual(['postgres']);
-    expect(outcome.lines).toEqual([
-      `postgres suite stepped aside: PostgreSQL not found at ${fake('missing')} (set POSTGRES_PATH, or install it: apt-get install -y postgresql)`,
-    ]);
+    expect(outcome.lines).toEqual([`postgres suite stepped aside: PostgreSQL not found at ${fake('missing')} (set POSTGRES_PATH, or install it: apt-get install -y postgresql)`]);
     expect(() => gateSystemComponents(PROJECTS, both(fake('chromium'), fake('nginx'), { POSTGRES_PATH: fake('missing'), [REQUIRE_SWITCH]: '1' }))).toThrow(
       `PostgreSQL not found at ${fake('missing')}, and ${REQUIRE_SWITCH}=1 requires it (set POSTGRES_PATH, or install it: apt-get install -y postgresql)`,
     );
