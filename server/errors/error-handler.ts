@@ -3,7 +3,8 @@ import { describeError } from '../../shared/views/describe-error.ts';
 import { logServerError } from '../observability/server-error-log.ts';
 import { sendStatusAnswer } from './status-answer.ts';
 import type { StatusPages } from './status-pages.ts';
-import { keptServerStatus, toHttpError } from './to-http-error.ts';
+import { keptServerStatus } from '../../shared/api/http-error.ts';
+import { toHttpError } from './to-http-error.ts';
 
 export interface ErrorHandlerOptions {
   readonly pages: StatusPages;

@@ -1,11 +1,10 @@
 import type { Request } from 'express';
-import { isHttpError } from '../../shared/api/http-error.ts';
+import { isHttpError, keptServerStatus } from '../../shared/api/http-error.ts';
 import { statusMessage } from '../../shared/wording/status-messages.ts';
 import { NAVIGATION_KEEP_HEADER } from '../../shared/protocol/navigation-headers.ts';
 import { isRedirect } from '../../shared/api/answers.ts';
 import type { RouteErrorPayload } from '../../shared/api/route-errors.tsx';
 import type { LayoutDefinition, PageRouteDefinition } from '../../shared/api/route-definition.ts';
-import { keptServerStatus } from '../errors/to-http-error.ts';
 import { prefersJson } from '../http/prefers-json.ts';
 import { logServerError } from '../observability/server-error-log.ts';
 import { navigationScope } from './navigation-request.ts';
