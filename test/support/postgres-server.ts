@@ -102,18 +102,3 @@ export async function startPostgres(): Promise<PostgresServer> {
   }
   return { url, stop };
 }
-
-/** A database of its own for one test file, on the server the global setup started: its URL. */
-export async function createTestDatabase(serverUrl: string): Promise<string> {
-  const name = `test_${Math.random().toString(36).slice(2, 10)}`;
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
