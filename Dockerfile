@@ -26,6 +26,9 @@ WORKDIR /app
 COPY --from=build /app/dist/server ./dist/server
 COPY --from=build /app/dist/client ./dist/client
 COPY package.json ./
+# The one folder the server may write, for an app that keeps files there (the example's SQLite
+# database). Mount a volume here to keep it across containers.
+RUN install -d -o node -g node data
 # Node's compile cache for the server bundle, made by this image's own Node (the build stage's may
 # be another 24.x, whose cache Node would not use): fill-compile-cache.js has Node compile the
 # bundle, without running any of it, and writes what Node compiled (docs/deployment.md#compile-cache). Node keeps a cache per user id, so

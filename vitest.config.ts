@@ -2,7 +2,8 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 import { gateForThisRun } from './test/support/system-components.ts';
 
 /**
- * Projects: `app` (the app's own tests, under app/), `unit` (the framework's: vitest +
+ * Projects: `app` (the app's own tests, under app/), `postgres` (those of them that need a real
+ * PostgreSQL), `unit` (the framework's: vitest +
  * supertest against createApp, no ports of its own), `process` (the
  * built server as real processes), `browser` (real Chromium against the built server), `proxy`
  * (real nginx in front of real processes). `npm test` runs them all.
@@ -15,7 +16,21 @@ export const PROJECTS = [
       // build the app from app/app.ts and never load the framework's fixtures.
       name: 'app',
       include: ['app/**/*.test.{ts,tsx}'],
+      exclude: ['app/**/*.postgres.test.{ts,tsx}'],
       env: { NODE_ENV: 'production' },
+    },
+  },
+  {
+    extends: true,
+    test: {
+      // The app's tests that need a real PostgreSQL, started by the global setup in a temporary
+      // data folder on a free port (test/support/postgres-server.ts); SQLite's run in `app`.
+      name: 'postgres',
+      include: ['app/**/*.postgres.test.{ts,tsx}'],
+      globalSetup: ['test/support/postgres-global-setup.ts'],
+      env: { NODE_ENV: 'production' },
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
     },
   },
   {
@@ -64,7 +79,7 @@ export const PROJECTS = [
 ] as const satisfies readonly TestProjectInlineConfiguration[];
 
 /**
- * Chromium and nginx come from the machine (test/support/system-components.ts). Deciding here,
+ * Chromium, nginx and PostgreSQL come from the machine (test/support/system-components.ts). Deciding here,
  * before any project starts, leaves the projects that need an absent one out of the run with one
  * line each, rather than failing their global setup or skipping their tests one by one; with
  * REQUIRE_SYSTEM_COMPONENTS=1, as in CI, or a component that is there but broken, it throws.

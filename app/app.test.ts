@@ -12,7 +12,9 @@ describe('the app', () => {
   });
 
   test('every page begins with a link past the header to the page, which it holds', async () => {
-    const { app: server } = createTestApp(app);
+    const { app: server, start } = createTestApp(app);
+    // The guest book reads its database: migrated first, as a start does.
+    await start();
     for (const path of ['/', '/guestbook', '/sign-in']) {
       const { text } = await request(server).get(path).expect(200);
       const body = text.slice(text.indexOf('<div id="root">'));

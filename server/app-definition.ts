@@ -7,6 +7,7 @@ import type { OnServerError } from './observability/error-hook.ts';
 import type { GetLoadContext, LoadContextArgs } from './render/request-context.ts';
 import type { AppLoggerOptions } from './observability/logger.ts';
 import type { StatusPageOptions } from './errors/status-pages.ts';
+import type { AppReadinessCheck } from './lifecycle/app-readiness.ts';
 import { checkPolicySources, PolicySourceError, type PolicySources } from './security/content-security-policy.ts';
 
 export { ConfigError, readSecret };
@@ -64,6 +65,26 @@ export interface AppDefinition<Settings = undefined> {
   readonly logger?: AppLoggerOptions | undefined;
   /** The status pages' words per language and their look: the app's stylesheet or component (docs/status-pages.md#the-apps-choices). */
   readonly statusPages?: StatusPageOptions | undefined;
+  /**
+   * Awaited once at start, after the settings and before the server listens (Fastify's
+   * `onReady`): the app's migrations, a first connection. If it throws, the start stops with one
+   * fatal line saying why and exit code 78, and nothing listens (docs/lifecycle.md#the-apps-hooks).
+   */
+  readonly onStart?: ((settings: Settings) => Promise<void> | void) | undefined;
+  /**
+   * What `/readyz` asks besides the framework's own state (docs/deployment.md#the-apps-readiness):
+   * `check` resolves when the app can answer (its database answers a trivial query) and rejects
+   * when it cannot; `/readyz` then answers 503 with the reason. Run at most once per `intervalMs`
+   * however often the probe is polled, and bounded by `timeoutMs` (1 s each by default).
+   * `/healthz` never runs it.
+   */
+  readonly readinessCheck?: (Omit<AppReadinessCheck, 'check'> & { readonly check: (settings: Settings) => Promise<unknown> | unknown }) | undefined;
+  /**
+   * Awaited on shutdown after the server has drained, every in-flight answer sent (Fastify's
+   * `onClose`): close the app's pool. Bounded by the shutdown deadline, past which the process
+   * exits 1 anyway; a close that throws is logged and exits 1 (docs/lifecycle.md#the-apps-hooks).
+   */
+  readonly onClose?: ((settings: Settings) => Promise<void> | void) | undefined;
 }
 
 /** An app with its settings read: what `createApp` takes. */
@@ -77,6 +98,9 @@ export interface ResolvedApp {
   readonly onError?: OnServerError | undefined;
   readonly logger?: AppLoggerOptions | undefined;
   readonly statusPages?: StatusPageOptions | undefined;
+  readonly onStart?: (() => Promise<void>) | undefined;
+  readonly readinessCheck?: AppReadinessCheck | undefined;
+  readonly onClose?: (() => Promise<void>) | undefined;
 }
 
 /** Declares the app: typed, returned as given (`export default defineApp({ ... })` in `app/app.ts`). */
@@ -86,7 +110,7 @@ export function defineApp<Settings = undefined>(definition: AppDefinition<Settin
 
 /** Reads the app's settings from `env` once and binds them to its hooks. Throws `ConfigError` for a bad value. */
 export function resolveApp<Settings>(definition: AppDefinition<Settings>, env: Environment): ResolvedApp {
-  const { routes, site, getLoadContext, middleware } = definition;
+  const { routes, site, getLoadContext, middleware, onStart, readinessCheck, onClose } = definition;
   const settings = definition.settings?.(env) as Settings;
   return {
     routes,
@@ -98,6 +122,9 @@ export function resolveApp<Settings>(definition: AppDefinition<Settings>, env: E
     onError: definition.onError,
     logger: definition.logger,
     statusPages: definition.statusPages,
+    onStart: onStart === undefined ? undefined : async () => onStart(settings),
+    readinessCheck: readinessCheck === undefined ? undefined : { ...readinessCheck, check: () => readinessCheck.check(settings) },
+    onClose: onClose === undefined ? undefined : async () => onClose(settings),
   };
 }
 

@@ -8,6 +8,7 @@ import { ASSETS_PATH, type ClientAssets } from './render/client-assets.ts';
 import { createContentSecurityPolicy, styleHashSource, type ContentSecurityPolicy, type PolicySources } from './security/content-security-policy.ts';
 import { createErrorHandler, createMethodNotAllowedHandler, createNotFoundHandler } from './errors/error-handler.ts';
 import { FAVICON_PATH, sendFavicon } from './static/favicon.ts';
+import { createAppReadiness } from './lifecycle/app-readiness.ts';
 import { alwaysReady, createHealthProbes, type Readiness } from './lifecycle/readiness.ts';
 import { createOverloadGuard, type OverloadGuardOptions, type OverloadLimits } from './lifecycle/overload-guard.ts';
 import { createHttpLogger } from './observability/http-logger.ts';
@@ -140,7 +141,8 @@ export function createApp(options: AppOptions): Express {
   );
   // Built files first: most requests of a page's load are for them.
   const routeTable = mountBuiltFiles(app, routes, assets, missing);
-  app.use(createHealthProbes(readiness, overload));
+  const appReady = options.app.readinessCheck === undefined ? undefined : createAppReadiness(options.app.readinessCheck, logger);
+  app.use(createHealthProbes(readiness, overload, appReady));
   app.get([FAVICON_PATH, '/favicon.ico'], sendFavicon);
   const telemetry = options.telemetry?.enabled === true;
   if (telemetry) {

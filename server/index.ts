@@ -42,4 +42,5 @@ export type { StatusPageOptions } from './errors/status-pages.ts';
 export type { StatusPageProps } from './errors/status-look.ts';
 export type { StatusMessages } from './errors/status-wording.ts';
 export type { LoadContextArgs } from './render/request-context.ts';
+export type { AppReadinessCheck } from './lifecycle/app-readiness.ts';
 export { START_EXIT, startServer, type RunningServer, type StartOptions } from './start-server.ts';

@@ -37,7 +37,10 @@ export const START_EXIT = {
   cannotListen: 1,
   /** ASSETS_DIR holds no usable client build: sysexits' EX_NOINPUT, an input file is missing or unreadable. */
   noClientBuild: 66,
-  /** A bad environment value, refused before anything starts (main.ts): sysexits' EX_CONFIG. */
+  /**
+   * A bad environment value, refused before anything starts (main.ts): sysexits' EX_CONFIG. Also
+   * the app's `onStart` failing (a migration that cannot be applied): one fatal line, nothing listens.
+   */
   badConfig: 78,
 } as const;
 
@@ -62,6 +65,17 @@ function loadClientBuild(assetsDir: string, logger: Logger): ClientAssets {
       { setting: 'ASSETS_DIR', assetsDir, file, code: code ?? null, reason: error instanceof Error ? error.message : String(error) },
       `no client build in ASSETS_DIR: ${file} ${cause}; run npm run build, or point ASSETS_DIR at its output`,
     );
+  }
+}
+
+/** The app's `onStart` (its migrations), before anything listens; if it throws, one fatal line and exit 78. */
+async function startApp(definition: ResolvedApp, logger: Logger): Promise<void> {
+  if (definition.onStart === undefined) return;
+  try {
+    await definition.onStart();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    stopStarting(logger, START_EXIT.badConfig, { err: { type: error instanceof Error ? error.name : typeof error, message: reason } }, `app onStart failed: ${reason}`);
   }
 }
 
@@ -174,8 +188,10 @@ export async function startServer(config: Config, definition: ResolvedApp, optio
     readiness,
     logger,
     ...config.shutdown,
+    ...(definition.onClose === undefined ? {} : { onClose: definition.onClose }),
     exit: (code) => process.exit(code),
   });
+  await startApp(definition, logger);
 
   if (metricsServer !== undefined && config.metrics !== undefined) {
     // Scrapes must not keep the process alive during shutdown.

@@ -31,7 +31,7 @@ export {
 // What `load` and an action answer.
 export { data, redirect, type AnswerInit } from './api/answers.ts';
 export { invalid, type InvalidData } from './api/action-helpers.ts';
-export { forbidden, notFound, unauthorized } from './api/status-helpers.ts';
+export { forbidden, notFound, serviceUnavailable, unauthorized } from './api/status-helpers.ts';
 
 // The head.
 export type { LayoutHead, OpenGraph, PageHead, SiteHead, TextDirection } from './api/head.ts';

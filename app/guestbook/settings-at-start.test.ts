@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, test } from 'vitest';
 import { START_EXIT } from 'react-stream-shell/server';
 
@@ -32,29 +33,44 @@ describe("the guest book's settings at start", () => {
   });
 });
 
-describe('GUESTBOOK_FILE at start', () => {
+describe('the database at start', () => {
   const dir = mkdtempSync(join(tmpdir(), 'guestbook-start-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const secrets = { SESSION_SECRET: 's'.repeat(40) };
 
   test.each([
-    ['not JSON', '{not json', 'this one is not JSON'],
-    ['not a list', '{"entries":[]}', 'this one is not a JSON list of entries'],
-    [
-      'a list with a bad entry',
-      '[{"id":"1","name":"Ada","message":"hi","createdAt":"2026-01-01T00:00:00.000Z"},{"id":"2","name":"Grace","message":"hi","createdAt":"yesterday"}]',
-      'has an entry (number 2) without',
-    ],
-    ['a folder', null, 'this one cannot be read (EISDIR)'],
-  ])('%s: exit 78 and one line naming it, before anything listens', (what, text, reason) => {
-    const file = text === null ? dir : join(dir, `${what.replaceAll(' ', '-')}.json`);
+    ['a folder', null, 'this one: '],
+    ['not a database', 'plain text, not SQLite', 'file is not a database'],
+  ])('GUESTBOOK_DATABASE %s: exit 78 and one line naming it, before anything listens', (what, text, reason) => {
+    const file = text === null ? dir : join(dir, `${what.replaceAll(' ', '-')}.sqlite`);
     if (text !== null) writeFileSync(file, text);
-    const result = start({ SESSION_SECRET: 's'.repeat(40), GUESTBOOK_FILE: file });
+    const result = start({ ...secrets, GUESTBOOK_DATABASE: file });
     expect(result.status).toBe(START_EXIT.badConfig);
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(`Invalid GUESTBOOK_FILE=${JSON.stringify(file)}: expected a JSON file of guest book entries`);
+    expect(lines[0]).toContain(`Invalid GUESTBOOK_DATABASE=${JSON.stringify(file)}: expected a SQLite database file, or a path where one can be made`);
     expect(lines[0]).toContain(reason);
-    // Nothing was logged: the server never said it was listening.
     expect(result.stdout).toBe('');
+  });
+
+  test('a migration that fails stops the start: exit 78, one fatal line naming the migration, nothing listening', () => {
+    // A database whose table is in the way of the first migration.
+    const file = join(dir, 'in-the-way.sqlite');
+    const db = new DatabaseSync(file);
+    db.exec('CREATE TABLE entries (id TEXT)');
+    db.close();
+    const result = start({ ...secrets, GUESTBOOK_DATABASE: file });
+    expect(result.status).toBe(START_EXIT.badConfig);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({ level: 60, exitCode: 78, msg: 'app onStart failed: migration 0001-entries failed: table entries already exists' });
+    expect(result.stderr).toBe('');
+  });
+
+  test('DATABASE_URL that is no postgres URL: exit 78 and one line, the value never shown', () => {
+    const result = start({ ...secrets, DATABASE_URL: 'mysql://user:hunter2@db/app' });
+    expect(result.status).toBe(START_EXIT.badConfig);
+    expect(result.stderr.trim()).toBe('Invalid DATABASE_URL="<not shown>": expected a postgres:// or postgresql:// URL');
+    expect(result.stderr).not.toContain('hunter2');
   });
 });

@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import type { Database, Row } from '../database/database.ts';
 
 export interface Entry {
   readonly id: string;
@@ -27,133 +25,59 @@ export interface GuestbookStore {
   stats(): Promise<GuestbookStats>;
 }
 
-interface StoredEntry {
-  readonly id: string;
-  readonly name: string;
-  readonly message: string;
-  readonly createdAt: string;
-  /** Missing in files written before entries had likes. */
-  readonly likes?: number;
-}
+/** The columns every query returns, as the page reads them. */
+const COLUMNS = 'id, name, message, created_at, likes';
 
-/**
- * The guest book's entries: in memory, and in `file` as JSON when one is given
- * (`GUESTBOOK_FILE`), written to a temporary file and renamed so a crash never leaves half a
- * file. Writes are queued, so two posts at once never lose one. One instance per process: an
- * app with several instances would use a database here; this module's name keeps it, and
- * `node:fs`, out of the browser.
- *
- * The file is read here, at start, and all of it checked: one that cannot be read, or holds
- * anything but entries, throws a `GuestbookFileError` before the server listens (the app turns
- * it into a bad setting), rather than failing later in every request, or in none, while the
- * instance reports itself ready. A file that does not exist yet is an empty guest book.
- */
-export function createGuestbookStore(file?: string): GuestbookStore {
-  /** What the pages show: the entries as the file last took them. A save on its way holds no read back. */
-  let saved: readonly Entry[] = file === undefined ? [] : readEntries(file);
-  /** What the next change applies to: the entries once the changes before it are saved, or refused. */
-  let entries: Promise<readonly Entry[]> = Promise.resolve(saved);
-  let writes: Promise<void> = Promise.resolve();
+/** The statistic is made to take a moment, so the page shows it streaming in after the list. */
+const STATS_DELAY_MS = 150;
 
-  async function persist(all: readonly Entry[]): Promise<void> {
-    if (file === undefined) return;
-    const stored: StoredEntry[] = all.map((entry) => ({ ...entry, createdAt: entry.createdAt.toISOString() }));
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(`${file}.tmp`, `${JSON.stringify(stored, null, 2)}\n`);
-    await rename(`${file}.tmp`, file);
-  }
+/** An id the table could hold: anything else (`/guestbook/abc`) is no entry, without asking PostgreSQL to cast it. */
+const ID = /^[1-9]\d{0,17}$/;
 
-  /**
-   * Applies one change to the entries and saves them. Chained before any await, so two posts at
-   * once take turns and neither is lost. The changed entries are shown once they are saved: a
-   * save that fails (a full disk) answers its post with an error and leaves them as they were,
-   * so no page shows an entry the file does not hold; one still on its way holds up the next
-   * change, never a read.
-   */
-  async function change<Result>(apply: (all: readonly Entry[]) => { readonly all: readonly Entry[]; readonly result: Result }): Promise<Result> {
-    const before = entries;
-    const changed = before.then(apply);
-    const written = writes.then(async () => {
-      const { all } = await changed;
-      await persist(all);
-      saved = all;
-    });
-    writes = written.catch(() => undefined);
-    entries = written.then(
-      async () => (await changed).all,
-      () => before,
-    );
-    await written;
-    return (await changed).result;
-  }
-
+/** A row as either driver gives it: SQLite's numbers and ISO text, PostgreSQL's bigint as text and its Date. */
+function toEntry(row: Row): Entry {
   return {
-    async list() {
-      return [...saved].reverse();
-    },
-    async find(id) {
-      return saved.find((entry) => entry.id === id);
-    },
-    async add({ name, message }) {
-      return change((all) => {
-        const entry: Entry = { id: String(all.length + 1), name, message, createdAt: new Date(), likes: 0 };
-        return { all: [...all, entry], result: entry };
-      });
-    },
-    async like(id) {
-      return change((all) => {
-        const liked = all.find((entry) => entry.id === id);
-        if (liked === undefined) return { all, result: undefined };
-        const entry: Entry = { ...liked, likes: liked.likes + 1 };
-        return { all: all.map((other) => (other === liked ? entry : other)), result: entry };
-      });
-    },
-    async stats() {
-      const all = saved;
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      return { entries: all.length, authors: new Set(all.map((entry) => entry.name.toLowerCase())).size };
-    },
+    id: String(row.id),
+    name: String(row.name),
+    message: String(row.message),
+    createdAt: row.created_at instanceof Date ? row.created_at : new Date(String(row.created_at)),
+    likes: Number(row.likes),
   };
 }
 
-/** A `GUESTBOOK_FILE` the store cannot start from: the message says why. */
-export class GuestbookFileError extends Error {
-  override readonly name = 'GuestbookFileError';
-}
-
-function readEntries(file: string): Entry[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new GuestbookFileError(`cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
-  let stored: unknown;
-  try {
-    stored = JSON.parse(text);
-  } catch {
-    throw new GuestbookFileError('is not JSON');
-  }
-  if (!Array.isArray(stored)) throw new GuestbookFileError('is not a JSON list of entries');
-  return stored.map(toEntry);
-}
-
-/** One stored entry, checked field by field: the file may have been edited by hand. */
-function toEntry(value: unknown, index: number): Entry {
-  const entry = (typeof value === 'object' && value !== null ? value : {}) as Partial<Record<keyof StoredEntry, unknown>>;
-  const { id, name, message, createdAt, likes = 0 } = entry;
-  const date = typeof createdAt === 'string' ? new Date(createdAt) : undefined;
-  if (
-    typeof id !== 'string' ||
-    typeof name !== 'string' ||
-    typeof message !== 'string' ||
-    date === undefined ||
-    Number.isNaN(date.getTime()) ||
-    !Number.isSafeInteger(likes) ||
-    (likes as number) < 0
-  ) {
-    throw new GuestbookFileError(`has an entry (number ${index + 1}) without a text id, name and message, a date, and a count of likes`);
-  }
-  return { id, name, message, createdAt: date, likes: likes as number };
+/**
+ * The guest book's entries in the app's database (SQLite by default, PostgreSQL with
+ * DATABASE_URL: app/database/), one SQL for both. Several instances share one PostgreSQL, so
+ * every change is one statement the database applies whole: ids from the database, a like as
+ * `likes + 1`. A database that cannot answer rejects with the 503 of `serviceUnavailable()`
+ * (database.ts). This module's name keeps it, and its drivers, out of the browser.
+ */
+export function createGuestbookStore(db: Database): GuestbookStore {
+  return {
+    async list() {
+      return (await db.query(`SELECT ${COLUMNS} FROM entries ORDER BY id DESC`)).map(toEntry);
+    },
+    async find(id) {
+      if (!ID.test(id)) return undefined;
+      const [row] = await db.query(`SELECT ${COLUMNS} FROM entries WHERE id = $1`, [id]);
+      return row === undefined ? undefined : toEntry(row);
+    },
+    async add({ name, message }) {
+      const createdAt = new Date();
+      // SQLite keeps the date as ISO text, PostgreSQL as timestamptz: both take the ISO string.
+      const [row] = await db.query(`INSERT INTO entries (name, message, created_at, likes) VALUES ($1, $2, $3, 0) RETURNING ${COLUMNS}`, [name, message, createdAt.toISOString()]);
+      if (row === undefined) throw new Error('INSERT … RETURNING returned no row');
+      return toEntry(row);
+    },
+    async like(id) {
+      if (!ID.test(id)) return undefined;
+      const [row] = await db.query(`UPDATE entries SET likes = likes + 1 WHERE id = $1 RETURNING ${COLUMNS}`, [id]);
+      return row === undefined ? undefined : toEntry(row);
+    },
+    async stats() {
+      const [row] = await db.query('SELECT COUNT(*) AS entries, COUNT(DISTINCT LOWER(name)) AS authors FROM entries');
+      await new Promise((resolve) => setTimeout(resolve, STATS_DELAY_MS));
+      return { entries: Number(row?.entries ?? 0), authors: Number(row?.authors ?? 0) };
+    },
+  };
 }

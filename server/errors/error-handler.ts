@@ -3,6 +3,7 @@ import { describeError } from '../../shared/views/describe-error.ts';
 import { logServerError } from '../observability/server-error-log.ts';
 import { sendStatusAnswer } from './status-answer.ts';
 import type { StatusPages } from './status-pages.ts';
+import { keptServerStatus } from '../../shared/api/http-error.ts';
 import { toHttpError } from './to-http-error.ts';
 
 export interface ErrorHandlerOptions {
@@ -17,7 +18,7 @@ export interface ErrorHandlerOptions {
  * The last middleware: a status helper's error, the platform's own refusals and Express's body
  * parsers' become their 4xx status page; anything else, whatever `status` it carries, is logged
  * once with a digest and answered with the 500 page that shows the same digest (to-http-error.ts,
- * docs/status-pages.md).
+ * docs/status-pages.md); `serviceUnavailable()`'s 503 the same way, with its own status.
  */
 export function createErrorHandler({ pages, publicHost, development }: ErrorHandlerOptions): ErrorRequestHandler {
   return function handleError(error: unknown, req: Request, res: Response, _next: unknown) {
@@ -37,7 +38,7 @@ export function createErrorHandler({ pages, publicHost, development }: ErrorHand
     const original = httpError.cause ?? error;
     const digest = logServerError(req, original);
     sendStatusAnswer(req, res, pages, {
-      status: 500,
+      status: keptServerStatus(httpError.status),
       digest,
       host: publicHost ?? req.hostname ?? '',
       detail: development ? describeError(original) : undefined,

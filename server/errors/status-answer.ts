@@ -5,7 +5,7 @@ import type { PreparedAnswer, StatusLanguage, StatusPages } from './status-pages
 
 export interface StatusAnswer {
   readonly status: number;
-  /** Only for 500: the digest that is also in the log. */
+  /** Only for 500 (and 503 from `serviceUnavailable()`): the digest that is also in the log. */
   readonly digest?: string;
   /** The host named on the 500 page. */
   readonly host?: string;
@@ -22,7 +22,7 @@ export interface StatusAnswer {
 export function renderStatusAnswer(pages: StatusPages, answer: StatusAnswer, nonce: string, wantsJson: boolean, language?: StatusLanguage): PreparedAnswer {
   const { status, digest } = answer;
   if (status >= 500 && digest !== undefined) {
-    const body = wantsJson ? pages.json(status, language, digest) : pages.serverError({ nonce, host: answer.host ?? '', digest, detail: answer.detail }, language);
+    const body = wantsJson ? pages.json(status, language, digest) : pages.serverError({ nonce, host: answer.host ?? '', digest, status, detail: answer.detail }, language);
     return pages.answer(body, wantsJson, nonce);
   }
   return pages.prepared(status, wantsJson, language) ?? pages.answer(pages.status(status, nonce, language), wantsJson, nonce);

@@ -17,6 +17,8 @@ export interface ErrorPageValues {
   readonly nonce?: string | undefined;
   readonly host: string;
   readonly digest: string;
+  /** 500, or 503 for `serviceUnavailable()`: the page names its status and says it in words, with the digest either way. */
+  readonly status?: number | undefined;
   /** Development only: message and stack, shown below the generic text. */
   readonly detail?: string | undefined;
 }
@@ -24,7 +26,7 @@ export interface ErrorPageValues {
 export interface StatusPageHtml {
   /** A status page (not 500) in `language`, rendered on first use and then filled in from its template. */
   status(status: number, nonce: string, language: StatusLanguage): string;
-  /** The 500 page of docs/status-pages.md, in `language`. */
+  /** The 500 page of docs/status-pages.md (or the 503 one with a digest), in `language`. */
   serverError(values: ErrorPageValues, language: StatusLanguage): string;
 }
 
@@ -66,10 +68,15 @@ export function createStatusPageHtml(wording: StatusWording, { analyticsSources,
     return page;
   }
 
+  /** The 500 page's sentence names the host; another 5xx (503) says its status's message. */
+  function errorMessage(lang: string, status: number, host: string): string {
+    return status === 500 ? wording.serverErrorMessage(lang, host) : wording.message(lang, status);
+  }
+
   const serverErrorPages = new Map<string, HtmlTemplate<'nonce' | 'host' | 'digest'>>();
-  function compileServerErrorPage(language: StatusLanguage): HtmlTemplate<'nonce' | 'host' | 'digest'> {
-    const message = wording.serverErrorMessage(language.lang, HOST);
-    const html = renderDocument({ title: titleFor(language.lang, 500), nonce: NONCE, status: 500, message, host: HOST, digest: DIGEST }, language);
+  function compileServerErrorPage(status: number, language: StatusLanguage): HtmlTemplate<'nonce' | 'host' | 'digest'> {
+    const message = errorMessage(language.lang, status, HOST);
+    const html = renderDocument({ title: titleFor(language.lang, status), nonce: NONCE, status, message, host: HOST, digest: DIGEST }, language);
     return compileTemplate(html, [
       ['nonce', NONCE],
       ['host', HOST],
@@ -81,17 +88,18 @@ export function createStatusPageHtml(wording: StatusWording, { analyticsSources,
     status(status, nonce, language) {
       return pageFor(status, language)({ nonce });
     },
-    serverError({ nonce = '', host, digest, detail }, language) {
+    serverError({ nonce = '', host, digest, status = 500, detail }, language) {
       if (detail === undefined) {
-        let page = serverErrorPages.get(language.lang);
+        const key = `${language.lang} ${status}`;
+        let page = serverErrorPages.get(key);
         if (page === undefined) {
-          page = compileServerErrorPage(language);
-          serverErrorPages.set(language.lang, page);
+          page = compileServerErrorPage(status, language);
+          serverErrorPages.set(key, page);
         }
         return page({ nonce, host: escapeHtml(host), digest: escapeHtml(digest) });
       }
-      const message = wording.serverErrorMessage(language.lang, host);
-      return renderDocument({ title: titleFor(language.lang, 500), nonce, status: 500, message, host, digest, detail }, language);
+      const message = errorMessage(language.lang, status, host);
+      return renderDocument({ title: titleFor(language.lang, status), nonce, status, message, host, digest, detail }, language);
     },
   };
 }

@@ -21,6 +21,11 @@ export interface ShutdownOptions {
   readonly delayMs: number;
   /** After the delay, in-flight responses get this long; then they are cut and we exit 1. */
   readonly deadlineMs: number;
+  /**
+   * The app's `onClose` (its pool's end), awaited once the server has drained, before the exit;
+   * within the same deadline. One that throws is logged and the exit code is 1.
+   */
+  readonly onClose?: () => Promise<void>;
   readonly exit: (code: number) => void;
 }
 
@@ -28,7 +33,7 @@ export interface ShutdownOptions {
 export const SHUTDOWN_EXIT = {
   /** Every response finished within the deadline. */
   clean: 0,
-  /** The deadline passed: open connections were cut. */
+  /** The deadline passed: open connections were cut (or the app's `onClose` failed). */
   deadline: 1,
 } as const;
 
@@ -54,7 +59,17 @@ function forcedExitCode(signal: NodeJS.Signals): number {
  * closes. A stream whose head went out before the signal had already promised keep-alive, so
  * after the delay connections that fall idle are closed as they appear.
  */
-export function installGracefulShutdown({ server, alsoClose = [], stopAccepting: closeOtherSockets, readiness, logger, delayMs, deadlineMs, exit }: ShutdownOptions): void {
+export function installGracefulShutdown({
+  server,
+  alsoClose = [],
+  stopAccepting: closeOtherSockets,
+  readiness,
+  logger,
+  delayMs,
+  deadlineMs,
+  onClose,
+  exit,
+}: ShutdownOptions): void {
   let shuttingDown = false;
   let cutting = false;
   let finished = false;
@@ -83,14 +98,32 @@ export function installGracefulShutdown({ server, alsoClose = [], stopAccepting:
     setImmediate(() => setImmediate(() => finish(code, message)));
   }
 
+  /** The app's `onClose`: whether it closed; its error logged once. */
+  async function closeApp(): Promise<boolean> {
+    if (onClose === undefined) return true;
+    try {
+      await onClose();
+      logger.info('app closed');
+      return true;
+    } catch (error) {
+      logger.error({ err: error }, 'app onClose failed');
+      return false;
+    }
+  }
+
   function stopAccepting(deadline: NodeJS.Timeout): void {
     const others = closeOtherSockets?.() ?? Promise.resolve();
     server.close(() => {
       // The connections the other sockets took are the server's too, but not counted by its close.
-      void others.then(() => {
+      void others.then(async () => {
         clearInterval(sweep);
+        if (cutting) return;
+        // Every answer is out: now the app closes what they used (its pool), still under the deadline.
+        const closed = await closeApp();
         clearTimeout(deadline);
-        if (!cutting) finish(SHUTDOWN_EXIT.clean, 'shutdown complete');
+        if (cutting) return;
+        if (closed) finish(SHUTDOWN_EXIT.clean, 'shutdown complete');
+        else finish(SHUTDOWN_EXIT.deadline, 'shutdown complete, but the app did not close cleanly');
       });
     });
     // Connections idle right now go at once (Node ≥ 19 also does it inside close(); said here so

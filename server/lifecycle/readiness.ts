@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { HttpError } from '../../shared/api/http-error.ts';
 import { isProbePath } from '../http/probe-paths.ts';
+import type { AppReadiness } from './app-readiness.ts';
 
 /**
  * Readiness as the server's lifecycle sees it: ready from start until shutdown begins
@@ -58,12 +59,15 @@ export function probeOf(path: string): string | undefined {
 }
 
 /**
- * `/healthz`: the process is alive. `/readyz`: it takes traffic, 503 once shutdown began and
- * while the process is saturated (`overloaded: <reason>`), so a balancer sends elsewhere. A plain
+ * `/healthz`: the process is alive. `/readyz`: it takes traffic, 503 once shutdown began,
+ * while the process is saturated (`overloaded: <reason>`) and while the app's own check fails
+ * (`readiness check failed: <reason>`, app-readiness.ts), so a balancer sends elsewhere;
+ * `/healthz` never asks the app, so an orchestrator does not restart an instance whose database
+ * is down. A plain
  * middleware, not a Router: every request passes it, and a mounted Router's dispatch allocates
  * a measurable share of a small answer's memory (measured on the 404 under load).
  */
-export function createHealthProbes(readiness: Readiness, load: Saturation = neverSaturated): RequestHandler {
+export function createHealthProbes(readiness: Readiness, load: Saturation = neverSaturated, app?: AppReadiness): RequestHandler {
   return function answerProbe(req: Request, res: Response, next: NextFunction) {
     const probe = probeOf(req.path);
     if (probe === undefined) {
@@ -79,6 +83,11 @@ export function createHealthProbes(readiness: Readiness, load: Saturation = neve
       return;
     }
     const reason = load.saturation();
-    sendProbe(res, !readiness.isReady() ? 'shutting down' : reason === undefined ? undefined : `overloaded: ${reason}`);
+    const notReady = !readiness.isReady() ? 'shutting down' : reason === undefined ? undefined : `overloaded: ${reason}`;
+    if (notReady !== undefined || app === undefined) {
+      sendProbe(res, notReady);
+      return;
+    }
+    void app.notReady().then((appReason) => sendProbe(res, appReason));
   };
 }

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { isHttpError } from '../../shared/api/http-error.ts';
+import { isHttpError, keptServerStatus } from '../../shared/api/http-error.ts';
 import { statusMessage } from '../../shared/wording/status-messages.ts';
 import { NAVIGATION_KEEP_HEADER } from '../../shared/protocol/navigation-headers.ts';
 import { isRedirect } from '../../shared/api/answers.ts';
@@ -63,7 +63,10 @@ export function routeFailureAt(req: Request, at: number, reason: unknown, develo
   if (isHttpError(reason) && reason.status < 500) {
     return { at, status: reason.status, error: { status: reason.status, statusText: statusMessage(reason.status) } };
   }
-  const digest = logServerError(req, reason);
-  const detail = development && reason instanceof Error ? { message: reason.message, stack: reason.stack } : {};
-  return { at, status: 500, error: { status: 500, statusText: statusMessage(500), digest, ...detail } };
+  // serviceUnavailable()'s 503 keeps its status, and its line is its cause's, as the error handler logs it.
+  const status = keptServerStatus(isHttpError(reason) ? reason.status : 500);
+  const logged = status === 503 && isHttpError(reason) && reason.cause !== undefined ? reason.cause : reason;
+  const digest = logServerError(req, logged);
+  const detail = development && logged instanceof Error ? { message: logged.message, stack: logged.stack } : {};
+  return { at, status, error: { status, statusText: statusMessage(status), digest, ...detail } };
 }

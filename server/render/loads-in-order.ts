@@ -12,6 +12,10 @@ export type StartLoad = () => unknown;
  * timeout or a departed client starts nothing more.
  *
  * Settles with one result per level that ran, the failed one last; never rejects for a level.
+ * Each level's deferred promises are given a handler as soon as it returns: one that rejects
+ * while a level below is still loading (a layout's statistic whose database is down, before the
+ * page's own load fails) would otherwise be an unhandled rejection, which ends the process.
+ * What shows the value still sees the rejection (deferred-data.ts); one nobody shows is dropped.
  */
 export function loadInOrder(starts: readonly StartLoad[], throwIfStopped: () => void): PromiseSettledResult<unknown>[] | Promise<PromiseSettledResult<unknown>[]> {
   const results: PromiseSettledResult<unknown>[] = [];
@@ -27,6 +31,7 @@ export function loadInOrder(starts: readonly StartLoad[], throwIfStopped: () => 
       if (isPromiseLike(value)) {
         return Promise.resolve(value).then(
           (settled) => {
+            observeRejections(settled);
             results.push({ status: 'fulfilled', value: settled });
             throwIfStopped();
             return from(index + 1);
@@ -37,6 +42,7 @@ export function loadInOrder(starts: readonly StartLoad[], throwIfStopped: () => 
           },
         );
       }
+      observeRejections(value);
       results.push({ status: 'fulfilled', value });
     }
     return results;

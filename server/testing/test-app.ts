@@ -12,6 +12,10 @@ export interface TestApp {
   readonly app: Express;
   /** Every line the app logged, parsed, in order, through the real logger (redaction included). */
   readonly logs: TestLogLine[];
+  /** The app's `onStart` (its migrations), as the server awaits it before listening; nothing without one. */
+  readonly start: () => Promise<void>;
+  /** The app's `onClose` (its pool's end), as shutdown awaits it once drained; nothing without one. */
+  readonly close: () => Promise<void>;
 }
 
 export interface TestAppOptions extends Partial<Omit<AppOptions, 'app' | 'logger'>> {
@@ -52,5 +56,11 @@ export function createCapturingLogger(options: AppLoggerOptions = {}): { readonl
 export function createTestApp<Settings>(definition: AppDefinition<Settings>, { env = {}, ...options }: TestAppOptions = {}): TestApp {
   const { logger, logs } = createCapturingLogger(definition.logger);
   const forms = { secret: 'form-token-secret-made-for-an-app-under-test' };
-  return { app: createApp({ app: resolveApp(definition, { NODE_ENV: 'test', ...env }), logger, forms, ...options }), logs };
+  const resolved = resolveApp(definition, { NODE_ENV: 'test', ...env });
+  return {
+    app: createApp({ app: resolved, logger, forms, ...options }),
+    logs,
+    start: async () => resolved.onStart?.(),
+    close: async () => resolved.onClose?.(),
+  };
 }

@@ -14,3 +14,12 @@ export class HttpError extends Error {
 export function isHttpError(value: unknown): value is HttpError {
   return value instanceof HttpError;
 }
+
+/**
+ * The status a server-side failure is answered with: 503 when the app said so with
+ * `serviceUnavailable()` (a database that cannot answer: come back, or try another instance),
+ * 500 for everything else, whatever it carries. Both are logged once with their digest.
+ */
+export function keptServerStatus(status: number): 500 | 503 {
+  return status === 503 ? 503 : 500;
+}

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * The programs some test suites need from the machine rather than from npm: the tests never
@@ -42,7 +43,29 @@ export const NGINX: SystemComponent = {
   versionArgs: ['-v'],
 };
 
-export const SYSTEM_COMPONENTS: readonly SystemComponent[] = [CHROMIUM, NGINX];
+/** Debian's server binaries live under their major version: the newest one installed, else 15's path to name. */
+function debianPostgres(root = '/usr/lib/postgresql'): string {
+  let versions: string[] = [];
+  try {
+    versions = readdirSync(root).filter((name) => /^\d+$/.test(name));
+  } catch {
+    versions = [];
+  }
+  const newest = versions.sort((a, b) => Number(b) - Number(a))[0] ?? '15';
+  return join(root, newest, 'bin', 'postgres');
+}
+
+/** PostgreSQL's server, which the postgres suite starts in a temporary data folder (initdb beside it). */
+export const POSTGRESQL: SystemComponent = {
+  label: 'PostgreSQL',
+  defaultPath: debianPostgres(),
+  pathVariable: 'POSTGRES_PATH',
+  projects: ['postgres'],
+  install: 'apt-get install -y postgresql',
+  versionArgs: ['--version'],
+};
+
+export const SYSTEM_COMPONENTS: readonly SystemComponent[] = [CHROMIUM, NGINX, POSTGRESQL];
 
 /** Set to 1, a missing component fails the run instead of stepping its suites aside. */
 export const REQUIRE_SWITCH = 'REQUIRE_SYSTEM_COMPONENTS';
@@ -79,6 +102,10 @@ export function chromiumPath(env: Env = process.env): string {
 
 export function nginxPath(env: Env = process.env): string {
   return componentPath(NGINX, env);
+}
+
+export function postgresPath(env: Env = process.env): string {
+  return componentPath(POSTGRESQL, env);
 }
 
 /** Present: a file exists at the path and may be executed. */

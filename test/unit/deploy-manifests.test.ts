@@ -88,6 +88,15 @@ describe('the Kubernetes manifests', () => {
     expect(fromSecrets.map((entry) => at(entry, 'name'))).toEqual(expect.arrayContaining(['CSRF_SECRET', 'SESSION_SECRET']));
   });
 
+  test("take the guest book's DATABASE_URL from the Secret when it is there, and give SQLite a writable data folder in a read-only container", () => {
+    const entry = listAt(container, 'env').find((candidate) => at(candidate, 'name') === 'DATABASE_URL');
+    expect(at(entry, 'valueFrom', 'secretKeyRef')).toEqual({ name: expect.any(String), key: 'database-url', optional: true });
+    expect(at(container, 'securityContext', 'readOnlyRootFilesystem')).toBe(true);
+    const mount = listAt(container, 'volumeMounts').find((candidate) => at(candidate, 'mountPath') === '/app/data');
+    const volume = listAt(pod, 'volumes').find((candidate) => at(candidate, 'name') === at(mount, 'name'));
+    expect(at(volume, 'emptyDir')).toEqual({});
+  });
+
   test('request resources and run as a non-root user', () => {
     expect(at(container, 'resources', 'requests', 'cpu')).toBeTruthy();
     expect(at(container, 'resources', 'requests', 'memory')).toBeTruthy();

@@ -3,11 +3,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CHROMIUM, NGINX, REQUIRE_SWITCH, SystemComponentError, componentPath, gateSystemComponents, isPresent, type Env } from '../support/system-components.ts';
+import { CHROMIUM, NGINX, POSTGRESQL, REQUIRE_SWITCH, SystemComponentError, componentPath, gateSystemComponents, isPresent, type Env } from '../support/system-components.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-const PROJECTS = ['app', 'unit', 'process', 'browser', 'proxy'];
+const PROJECTS = ['app', 'postgres', 'unit', 'process', 'browser', 'proxy'];
 
 /**
  * Stand-ins for the machine's programs, so these tests say the same on a machine with Chromium
@@ -17,6 +17,7 @@ const PROJECTS = ['app', 'unit', 'process', 'browser', 'proxy'];
 const FAKES = {
   chromium: '#!/bin/sh\necho "Chromium 156.0.8078.79 built on Debian GNU/Linux 12 (bookworm)"\n',
   nginx: '#!/bin/sh\necho "nginx version: nginx/1.22.1" >&2\n',
+  postgres: '#!/bin/sh\necho "postgres (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)"\n',
   broken: '#!/bin/sh\necho "error while loading shared libraries: libnss3.so: cannot open shared object file" >&2\nexit 127\n',
   silent: '#!/bin/sh\nexit 0\n',
 } as const;
@@ -42,7 +43,7 @@ function childEnv(overrides: Env): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (key.startsWith('VITEST') || key === 'FORCE_COLOR' || key === REQUIRE_SWITCH) continue;
-    if (key === CHROMIUM.pathVariable || key === NGINX.pathVariable) continue;
+    if (key === CHROMIUM.pathVariable || key === NGINX.pathVariable || key === POSTGRESQL.pathVariable) continue;
     env[key] = value;
   }
   return { ...env, NO_COLOR: '1', ...overrides };
@@ -76,7 +77,7 @@ function steppedAsideLines(run: Run): string[] {
 
 describe('the system component gate, through vitest itself', () => {
   test.concurrent('without Chromium and nginx, their suites step aside with one line each and the rest runs', async () => {
-    const run = await listFiles({ CHROMIUM_PATH: fake('missing'), NGINX_PATH: fake('missing') });
+    const run = await listFiles({ CHROMIUM_PATH: fake('missing'), NGINX_PATH: fake('missing'), POSTGRES_PATH: fake('postgres') });
     expect(run.stderr).not.toContain('Error');
     expect(run.code).toBe(0);
     // Exactly these two lines, once each, although vitest evaluates the config once per project.
@@ -85,18 +86,18 @@ describe('the system component gate, through vitest itself', () => {
       `proxy suite stepped aside: nginx not found at ${fake('missing')} (set NGINX_PATH, or install it: apt-get install -y nginx)`,
     ]);
     // The process project needs neither.
-    expect(listedProjects(run)).toEqual(['app', 'process', 'unit']);
+    expect(listedProjects(run)).toEqual(['app', 'postgres', 'process', 'unit']);
   }, 30_000);
 
   test.concurrent('with both there and working, every project runs and nothing steps aside', async () => {
-    const run = await listFiles({ CHROMIUM_PATH: fake('chromium'), NGINX_PATH: fake('nginx'), [REQUIRE_SWITCH]: '1' });
+    const run = await listFiles({ CHROMIUM_PATH: fake('chromium'), NGINX_PATH: fake('nginx'), POSTGRES_PATH: fake('postgres'), [REQUIRE_SWITCH]: '1' });
     expect(run.code).toBe(0);
     expect(steppedAsideLines(run)).toEqual([]);
     expect(listedProjects(run)).toEqual([...PROJECTS].sort());
   }, 30_000);
 
   test.concurrent(`with ${REQUIRE_SWITCH}=1, missing Chromium and nginx fail the run, each named with its install command`, async () => {
-    const run = await listFiles({ CHROMIUM_PATH: fake('missing'), NGINX_PATH: fake('missing'), [REQUIRE_SWITCH]: '1' });
+    const run = await listFiles({ CHROMIUM_PATH: fake('missing'), NGINX_PATH: fake('missing'), POSTGRES_PATH: fake('postgres'), [REQUIRE_SWITCH]: '1' });
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain(
       [
@@ -109,7 +110,7 @@ describe('the system component gate, through vitest itself', () => {
   }, 30_000);
 
   test.concurrent('an nginx that is there but does not start fails the run, without the switch', async () => {
-    const run = await listFiles({ CHROMIUM_PATH: fake('chromium'), NGINX_PATH: fake('broken') });
+    const run = await listFiles({ CHROMIUM_PATH: fake('chromium'), NGINX_PATH: fake('broken'), POSTGRES_PATH: fake('postgres') });
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain(`nginx at ${fake('broken')} is there but does not run: \`${fake('broken')} -v\` exited with code 127`);
     expect(run.stderr).toContain('libnss3.so');
@@ -119,7 +120,16 @@ describe('the system component gate, through vitest itself', () => {
 });
 
 describe('the system component gate, called directly', () => {
-  const both = (chromium: string, nginx: string, extra: Env = {}): Env => ({ CHROMIUM_PATH: chromium, NGINX_PATH: nginx, ...extra });
+  const both = (chromium: string, nginx: string, extra: Env = {}): Env => ({ CHROMIUM_PATH: chromium, NGINX_PATH: nginx, POSTGRES_PATH: fake('postgres'), ...extra });
+
+  test('without PostgreSQL only the postgres suite steps aside, naming its package; required, it fails', () => {
+    const outcome = gateSystemComponents(PROJECTS, both(fake('chromium'), fake('nginx'), { POSTGRES_PATH: fake('missing') }));
+    expect([...outcome.steppedAside]).toEqual(['postgres']);
+    expect(outcome.lines).toEqual([`postgres suite stepped aside: PostgreSQL not found at ${fake('missing')} (set POSTGRES_PATH, or install it: apt-get install -y postgresql)`]);
+    expect(() => gateSystemComponents(PROJECTS, both(fake('chromium'), fake('nginx'), { POSTGRES_PATH: fake('missing'), [REQUIRE_SWITCH]: '1' }))).toThrow(
+      `PostgreSQL not found at ${fake('missing')}, and ${REQUIRE_SWITCH}=1 requires it (set POSTGRES_PATH, or install it: apt-get install -y postgresql)`,
+    );
+  });
 
   test("looks at Debian's paths unless the override variable names another", () => {
     expect(componentPath(CHROMIUM, {})).toBe('/usr/bin/chromium');
