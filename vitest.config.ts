@@ -6,7 +6,8 @@ import { gateForThisRun } from './test/support/system-components.ts';
  * PostgreSQL), `unit` (the framework's: vitest +
  * supertest against createApp, no ports of its own), `process` (the
  * built server as real processes), `browser` (real Chromium against the built server), `proxy`
- * (real nginx in front of real processes). `npm test` runs them all.
+ * (real nginx in front of real processes), `cluster` (the built app, two instances behind nginx
+ * sharing one PostgreSQL). `npm test` runs them all.
  */
 export const PROJECTS = [
   {
@@ -71,6 +72,19 @@ export const PROJECTS = [
       name: 'proxy',
       include: ['test/proxy/**/*.test.{ts,tsx}'],
       globalSetup: ['test/support/proxy-global-setup.ts'],
+      testTimeout: 120_000,
+      hookTimeout: 120_000,
+      fileParallelism: false,
+    },
+  },
+  {
+    extends: true,
+    test: {
+      // The built app as deployed for several instances: two behind real nginx sharing the
+      // global setup's real PostgreSQL. It needs both, so either one missing steps it aside.
+      name: 'cluster',
+      include: ['test/cluster/**/*.test.{ts,tsx}'],
+      globalSetup: ['test/support/postgres-global-setup.ts'],
       testTimeout: 120_000,
       hookTimeout: 120_000,
       fileParallelism: false,

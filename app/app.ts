@@ -1,14 +1,12 @@
-import { createCookieSessionStorage, defineApp, readSecret } from 'react-stream-shell/server';
+import { defineApp } from 'react-stream-shell/server';
 import { SITE_NAME } from './site.ts';
-import type { SessionFields } from './context.ts';
 import { MigrationError, migrate } from './database/migrate.ts';
+import { APP_MIGRATIONS } from './database/migrations.ts';
 import { openDatabase } from './database/open.ts';
 import { readDatabaseSettings } from './database/settings.ts';
-import { GUESTBOOK_MIGRATIONS } from './guestbook/migrations/index.ts';
 import { createGuestbookStore } from './guestbook/store.server.ts';
 import { routes } from './routes.ts';
-
-const WEEK_SECONDS = 7 * 24 * 60 * 60;
+import { createAppSessions } from './sessions/storage.ts';
 
 /**
  * The app: what the framework serves (docs/building-an-app.md). The production entry,
@@ -24,9 +22,8 @@ export default defineApp({
     return {
       database,
       guestbook: createGuestbookStore(database),
-      sessions: createCookieSessionStorage<SessionFields>({
-        cookie: { name: '__session', secrets: [readSecret(env, 'SESSION_SECRET')], maxAge: WEEK_SECONDS, secure: env.NODE_ENV !== 'development' },
-      }),
+      // In the signed cookie, or with SESSION_STORE=database in the database's sessions table.
+      sessions: createAppSessions(env, database),
       admins: new Set(
         (env.GUESTBOOK_ADMINS ?? '')
           .split(',')
@@ -38,7 +35,7 @@ export default defineApp({
   // Before the server listens: the schema brought up to date. A migration that fails stops the start (exit 78).
   onStart: async ({ database }) => {
     try {
-      await migrate(database, GUESTBOOK_MIGRATIONS);
+      await migrate(database, APP_MIGRATIONS);
     } catch (error) {
       if (error instanceof MigrationError) throw error;
       throw new MigrationError('(schema_migrations)', error);

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import pg from 'pg';
 import request from 'supertest';
 import { describe, expect, inject, test } from 'vitest';
@@ -7,6 +6,7 @@ import app from '../app.ts';
 import { DatabaseUnavailableError } from '../database/database.ts';
 import { migrate } from '../database/migrate.ts';
 import { openPostgres } from '../database/postgres.ts';
+import { createTestDatabase, freePort } from '../database/test-databases.ts';
 import { GUESTBOOK_MIGRATIONS } from './migrations/index.ts';
 import { storeContract } from './store-contract.ts';
 import { createGuestbookStore } from './store.server.ts';
@@ -20,31 +20,6 @@ declare module 'vitest' {
 
 /** The PostgreSQL the project's global setup started, as a superuser without a password, on this machine only. */
 const server = inject('postgresUrl');
-
-/** A database of this test's own on that server: its URL. */
-async function createTestDatabase(serverUrl: string): Promise<string> {
-  const name = `test_${Math.random().toString(36).slice(2, 10)}`;
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-/** A port nothing listens on right now: a database nobody answers at. */
-async function freePort(): Promise<number> {
-  const listener = createServer();
-  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-  const address = listener.address();
-  await new Promise((resolve) => listener.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 async function freshDatabase(timeoutMs = 500): Promise<{ readonly url: string; readonly db: ReturnType<typeof openPostgres> }> {
   const url = await createTestDatabase(server);

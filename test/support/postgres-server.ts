@@ -102,3 +102,18 @@ export async function startPostgres(): Promise<PostgresServer> {
   }
   return { url, stop };
 }
+
+/** A fresh database of a test's own on that server: its URL. */
+export async function createDatabase(serverUrl: string): Promise<string> {
+  const name = `test_${Math.random().toString(36).slice(2, 10)}`;
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}

@@ -38,7 +38,7 @@ export const NGINX: SystemComponent = {
   label: 'nginx',
   defaultPath: '/usr/sbin/nginx',
   pathVariable: 'NGINX_PATH',
-  projects: ['proxy'],
+  projects: ['proxy', 'cluster'],
   install: 'apt-get install -y nginx',
   versionArgs: ['-v'],
 };
@@ -60,7 +60,7 @@ export const POSTGRESQL: SystemComponent = {
   label: 'PostgreSQL',
   defaultPath: debianPostgres(),
   pathVariable: 'POSTGRES_PATH',
-  projects: ['postgres'],
+  projects: ['postgres', 'cluster'],
   install: 'apt-get install -y postgresql',
   versionArgs: ['--version'],
 };

@@ -7,7 +7,7 @@ import { CHROMIUM, NGINX, POSTGRESQL, REQUIRE_SWITCH, SystemComponentError, comp
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const VITEST = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-const PROJECTS = ['app', 'postgres', 'unit', 'process', 'browser', 'proxy'];
+const PROJECTS = ['app', 'postgres', 'unit', 'process', 'browser', 'proxy', 'cluster'];
 
 /**
  * Stand-ins for the machine's programs, so these tests say the same on a machine with Chromium
@@ -83,9 +83,9 @@ describe('the system component gate, through vitest itself', () => {
     // Exactly these two lines, once each, although vitest evaluates the config once per project.
     expect(steppedAsideLines(run)).toEqual([
       `browser suite stepped aside: Chromium not found at ${fake('missing')} (set CHROMIUM_PATH, or install it: apt-get install -y chromium)`,
-      `proxy suite stepped aside: nginx not found at ${fake('missing')} (set NGINX_PATH, or install it: apt-get install -y nginx)`,
+      `proxy, cluster suites stepped aside: nginx not found at ${fake('missing')} (set NGINX_PATH, or install it: apt-get install -y nginx)`,
     ]);
-    // The process project needs neither.
+    // The process project needs neither; cluster needs nginx as well as PostgreSQL.
     expect(listedProjects(run)).toEqual(['app', 'postgres', 'process', 'unit']);
   }, 30_000);
 
@@ -122,10 +122,12 @@ describe('the system component gate, through vitest itself', () => {
 describe('the system component gate, called directly', () => {
   const both = (chromium: string, nginx: string, extra: Env = {}): Env => ({ CHROMIUM_PATH: chromium, NGINX_PATH: nginx, POSTGRES_PATH: fake('postgres'), ...extra });
 
-  test('without PostgreSQL only the postgres suite steps aside, naming its package; required, it fails', () => {
+  test('without PostgreSQL the suites that need it step aside (cluster too, nginx being there), naming its package; required, it fails', () => {
     const outcome = gateSystemComponents(PROJECTS, both(fake('chromium'), fake('nginx'), { POSTGRES_PATH: fake('missing') }));
-    expect([...outcome.steppedAside]).toEqual(['postgres']);
-    expect(outcome.lines).toEqual([`postgres suite stepped aside: PostgreSQL not found at ${fake('missing')} (set POSTGRES_PATH, or install it: apt-get install -y postgresql)`]);
+    expect([...outcome.steppedAside]).toEqual(['postgres', 'cluster']);
+    expect(outcome.lines).toEqual([
+      `postgres, cluster suites stepped aside: PostgreSQL not found at ${fake('missing')} (set POSTGRES_PATH, or install it: apt-get install -y postgresql)`,
+    ]);
     expect(() => gateSystemComponents(PROJECTS, both(fake('chromium'), fake('nginx'), { POSTGRES_PATH: fake('missing'), [REQUIRE_SWITCH]: '1' }))).toThrow(
       `PostgreSQL not found at ${fake('missing')}, and ${REQUIRE_SWITCH}=1 requires it (set POSTGRES_PATH, or install it: apt-get install -y postgresql)`,
     );
@@ -148,8 +150,8 @@ describe('the system component gate, called directly', () => {
 
   test('steps aside only the projects of the absent component', () => {
     const outcome = gateSystemComponents(PROJECTS, both(fake('chromium'), fake('missing')));
-    expect([...outcome.steppedAside]).toEqual(['proxy']);
-    expect(outcome.lines).toEqual([`proxy suite stepped aside: nginx not found at ${fake('missing')} (set NGINX_PATH, or install it: apt-get install -y nginx)`]);
+    expect([...outcome.steppedAside]).toEqual(['proxy', 'cluster']);
+    expect(outcome.lines).toEqual([`proxy, cluster suites stepped aside: nginx not found at ${fake('missing')} (set NGINX_PATH, or install it: apt-get install -y nginx)`]);
   });
 
   test('fails a required nginx that is missing, naming it and its install command', () => {
@@ -171,14 +173,14 @@ describe('the system component gate, called directly', () => {
 
   test('reads the switch strictly, so a value meant as "on" never quietly means "off"', () => {
     for (const value of ['', '0']) {
-      expect(gateSystemComponents(PROJECTS, both(fake('missing'), fake('missing'), { [REQUIRE_SWITCH]: value })).steppedAside.size).toBe(2);
+      expect(gateSystemComponents(PROJECTS, both(fake('missing'), fake('missing'), { [REQUIRE_SWITCH]: value })).steppedAside).toEqual(new Set(['browser', 'proxy', 'cluster']));
     }
     expect(() => gateSystemComponents(PROJECTS, both(fake('chromium'), fake('nginx'), { [REQUIRE_SWITCH]: 'yes' }))).toThrow(`${REQUIRE_SWITCH} must be 1 or 0, not "yes"`);
   });
 
   test('fails when the config no longer defines a project a component gates', () => {
     expect(() => gateSystemComponents(['unit', 'process', 'browser'], both(fake('chromium'), fake('nginx')))).toThrow(
-      'nginx is needed by project(s) proxy, which vitest.config.ts does not define',
+      'nginx is needed by project(s) proxy, cluster, which vitest.config.ts does not define',
     );
   });
 });
