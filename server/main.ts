@@ -1,7 +1,10 @@
 import { resolveApp, type AppDefinition, type ResolvedApp } from './app-definition.ts';
 import { ConfigError, parseConfig, type Config } from './config.ts';
 import type { CompileCacheState } from './compile-cache.ts';
-import { START_EXIT, startServer, type RunningServer } from './start-server.ts';
+import { prepareApp, START_EXIT, startServer, type RunningServer } from './start-server.ts';
+
+/** `node dist/server/main.js --prepare`: run the app's onStart and onClose, listen to nothing, exit. */
+export const PREPARE_FLAG = '--prepare';
 
 export interface MainOptions<Settings> {
   /** The app's declaration (its `app/app.ts`), which the build binds into the server bundle (scripts/build-server.ts). */
@@ -37,5 +40,7 @@ function readConfig<Settings>(env: NodeJS.ProcessEnv, app: AppDefinition<Setting
  */
 export function main<Settings>({ app, defaultAssetsDir, compileCache }: MainOptions<Settings>): Promise<RunningServer> {
   const { config, app: resolved } = readConfig(process.env, app, defaultAssetsDir);
+  // A release step: the app's onStart (its migrations) alone, then exit (start-server.ts).
+  if (process.argv.includes(PREPARE_FLAG)) return prepareApp(config, resolved);
   return startServer(config, resolved, { compileCache });
 }

@@ -79,6 +79,33 @@ async function startApp(definition: ResolvedApp, logger: Logger): Promise<void> 
   }
 }
 
+/**
+ * `node dist/server/main.js --prepare`: the app's `onStart` (its migrations) and then its
+ * `onClose`, and nothing else: no client build read, nothing listening. A deployment runs it once
+ * before the new instances start (a Kubernetes init container, a release step), so no instance
+ * waits on another's migration as it starts. Exit 0 once both ran; an `onStart` that throws is
+ * the start's own fatal line and exit 78, an `onClose` that throws is logged and exits 1.
+ */
+export async function prepareApp(config: Config, definition: ResolvedApp): Promise<never> {
+  const appLogger = definition.logger;
+  const logger = createLogger({ level: appLogger?.level ?? config.logLevel, destination: appLogger?.destination, app: appLogger });
+  installCrashLog(logger, (code) => process.exit(code));
+  await startApp(definition, logger);
+  if (definition.onClose !== undefined) {
+    try {
+      await definition.onClose();
+    } catch (error) {
+      logger.error({ err: error }, 'app onClose failed');
+      logger.flush();
+      process.exit(1);
+    }
+    logger.info('app closed');
+  }
+  logger.info('app prepared: onStart ran, nothing listened');
+  logger.flush();
+  process.exit(0);
+}
+
 /** One of the two listeners, with the names of the settings that place it. */
 interface Listener {
   readonly portSetting: 'PORT' | 'METRICS_PORT';

@@ -34,6 +34,8 @@ export interface EntryOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Node's own flags, before the entry (e.g. `--cpu-prof`). */
   readonly execArgv?: readonly string[];
+  /** The entry's own arguments, after it (e.g. `--prepare`). */
+  readonly args?: readonly string[];
   readonly stdio: StdioOptions;
 }
 
@@ -41,8 +43,8 @@ export interface EntryOptions {
  * Runs a bundled server entry with the Node that runs the caller (the pinned Node 24), in
  * production mode (with a local `CSRF_SECRET` and `SESSION_SECRET`) unless `env` says otherwise. The one way the tests and the bench start servers.
  */
-export function spawnEntry(entry: string, { env = {}, execArgv = [], stdio }: EntryOptions): EntryProcess {
-  const child = spawn(process.execPath, [...execArgv, entry], {
+export function spawnEntry(entry: string, { env = {}, execArgv = [], args = [], stdio }: EntryOptions): EntryProcess {
+  const child = spawn(process.execPath, [...execArgv, entry, ...args], {
     env: { CSRF_SECRET: LOCAL_CSRF_SECRET, SESSION_SECRET: LOCAL_SESSION_SECRET, ...process.env, NODE_ENV: 'production', ...env },
     stdio,
   });

@@ -17,8 +17,9 @@ beforeAll(async () => {
   await buildServer(OUT_DIR, join(import.meta.dirname, '..', 'support', 'hooks-fixture-app.ts'));
 }, 60_000);
 
-function start(env: Record<string, string> = {}) {
+function start(env: Record<string, string> = {}, args: readonly string[] = []) {
   const running = spawnEntry(MAIN, {
+    args,
     env: { PORT: '0', HOST: '127.0.0.1', ASSETS_DIR: FIXTURE_CLIENT_DIR, SHUTDOWN_DELAY_MS: '0', OVERLOAD_GUARD: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -55,6 +56,19 @@ describe("the app's hooks in the built process", () => {
     expect(lines.filter((line) => line.msg === 'app onClose failed')).toEqual([
       expect.objectContaining({ level: 50, err: expect.objectContaining({ message: 'fixture: the pool would not end' }) }),
     ]);
+  });
+
+  test('--prepare runs onStart, then onClose, and exits 0 without listening: a release step before the instances start', async () => {
+    const { running, lines, stderr } = start({}, ['--prepare']);
+    expect(await running.exited).toEqual({ code: 0, signal: null });
+    expect(lines.map((line) => line.msg)).toEqual(['app closed', 'app prepared: onStart ran, nothing listened']);
+    expect(stderr()).toBe('');
+  });
+
+  test('--prepare with an onStart that throws: its fatal line and exit 78', async () => {
+    const { running, lines } = start({ HOOKS_FAIL_START: '1' }, ['--prepare']);
+    expect(await running.exited).toEqual({ code: 78, signal: null });
+    expect(lines).toEqual([expect.objectContaining({ level: 60, exitCode: 78, msg: expect.stringContaining('app onStart failed: migration 0002-fixture') })]);
   });
 
   test('an onStart that throws stops the start: one fatal line, exit 78, nothing listening', async () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { DEFAULTS } from '../../server/config.ts';
+import { PREPARE_FLAG } from '../../server/main.ts';
 
 const DEPLOY = join(import.meta.dirname, '..', '..', 'deploy', 'k8s');
 
@@ -95,6 +96,16 @@ describe('the Kubernetes manifests', () => {
     const mount = listAt(container, 'volumeMounts').find((candidate) => at(candidate, 'mountPath') === '/app/data');
     const volume = listAt(pod, 'volumes').find((candidate) => at(candidate, 'name') === at(mount, 'name'));
     expect(at(volume, 'emptyDir')).toEqual({});
+  });
+
+  test('apply the migrations in an init container before the app starts: the same image and settings, run with --prepare', () => {
+    const [migrate, ...others] = listAt(pod, 'initContainers');
+    expect(others).toEqual([]);
+    expect(at(migrate, 'image')).toBe(at(container, 'image'));
+    expect(at(migrate, 'args')).toEqual(['node', 'dist/server/main.js', PREPARE_FLAG]);
+    // Every setting the app reads, secrets and DATABASE_URL included: its start reads them all.
+    expect(at(migrate, 'env')).toEqual(at(container, 'env'));
+    expect(at(migrate, 'securityContext', 'readOnlyRootFilesystem')).toBe(true);
   });
 
   test('request resources and run as a non-root user', () => {
