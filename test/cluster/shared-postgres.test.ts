@@ -70,7 +70,7 @@ function sessionCookieOf(res: Response): string {
 }
 
 describe('two instances behind nginx sharing one PostgreSQL', () => {
-  test('a rolling restart under writes loses no answered write, fails no request, and keeps a signed-in visitor signed in', async () => {
+  test('a rolling restart under writes loses no answered write, applies none it refused, fails no read, and keeps a signed-in visitor signed in', async () => {
     const signIn = await fetch(`${nginx.origin}/sign-in`, {
       method: 'POST',
       headers: { ...SAME_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -117,13 +117,19 @@ describe('two instances behind nginx sharing one PostgreSQL', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     running = false;
     await load;
-    process.stdout.write(`rolling restart, shared PostgreSQL: ${written.length} writes answered 303, ${adminViews} admin views, ${failed.length} failed\n`);
-    if (failed.length > 0) process.stdout.write(`${JSON.stringify(failed.slice(0, 5))}\nnginx error log:\n${await nginx.errorLog()}\n`);
-    expect(failed).toEqual([]);
+    process.stdout.write(`rolling restart, shared PostgreSQL: ${written.length} writes answered 303, ${adminViews} admin views, ${failed.length} posts answered 502\n`);
+    const unexpected = failed.filter(({ what, outcome }) => what.startsWith('GET') || !('status' in outcome && outcome.status === 502));
+    if (unexpected.length > 0) process.stdout.write(`${JSON.stringify(unexpected.slice(0, 5))}\nnginx error log:\n${await nginx.errorLog()}\n`);
+    // A read that meets a draining instance nginx sends again to the other: none fails. A post
+    // nginx wrote into a connection still in the draining instance's accept queue as its listener
+    // closed is reset unread, and nginx must not send a post twice: the client gets a 502 for a
+    // write never applied (the table check below), which it may send again
+    // (docs/deployment.md#the-database). Nothing else fails.
+    expect(unexpected).toEqual([]);
     expect(written.length).toBeGreaterThan(100);
     expect(adminViews).toBeGreaterThan(20);
 
-    // Every answered write is in the database, each once (nginx never sent a POST twice).
+    // Every answered write is in the database, each once (nginx never sent a POST twice), and no post answered 502 is.
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {
