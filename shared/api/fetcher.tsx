@@ -1,7 +1,7 @@
 import { useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Form, submitterOf, type FormProps } from './form.tsx';
 import { statusMessage } from '../wording/status-messages.ts';
-import { currentNavigator, installedNavigator, submissionOf, useFormToken } from './navigation.ts';
+import { actionOf, currentNavigator, fieldsOf, installedNavigator, submissionOf, useFormToken } from './navigation.ts';
 import { FORM_TOKEN_FIELD } from '../protocol/navigation-headers.ts';
 import { routeErrorOf } from './route-errors.tsx';
 import type { ActionDataOf } from './route-hooks.tsx';
@@ -52,13 +52,6 @@ interface Snapshot {
 }
 
 const IDLE: Snapshot = { state: 'idle' };
-
-/** The text fields of a form, as the urlencoded body forms send (a file has no place in it). */
-function fieldsOf(form: FormData): URLSearchParams {
-  const body = new URLSearchParams();
-  for (const [name, value] of form) if (typeof value === 'string') body.append(name, value);
-  return body;
-}
 
 function field(value: unknown, name: string): unknown {
   return typeof value === 'object' && value !== null ? Reflect.get(value, name) : undefined;
@@ -203,10 +196,7 @@ function formFor(key: string) {
           event.preventDefault();
           const form = event.currentTarget;
           const submitter = submitterOf(event);
-          void fetcherOf(key).run(
-            new URL(submitter?.getAttribute('formaction') ?? form.getAttribute('action') ?? location.href, location.href),
-            fieldsOf(new FormData(form, submitter)),
-          );
+          void fetcherOf(key).run(actionOf(form, submitter), fieldsOf(new FormData(form, submitter)));
         }}
         // Stryker restore all
       />

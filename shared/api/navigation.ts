@@ -45,6 +45,18 @@ export function submissionOf(url: URL, body: URLSearchParams): Submission {
   return { formAction: `${url.pathname}${url.search}`, formData };
 }
 
+/** Where a form's submission goes: the button's `formaction`, else the form's `action`, else the page's own address. */
+export function actionOf(form: HTMLFormElement, submitter: HTMLElement | null): URL {
+  return new URL(submitter?.getAttribute('formaction') ?? form.getAttribute('action') ?? location.href, location.href);
+}
+
+/** The text fields of a form, as the urlencoded body forms send (a file has no place in it). */
+export function fieldsOf(form: FormData): URLSearchParams {
+  const body = new URLSearchParams();
+  for (const [name, value] of form) if (typeof value === 'string') body.append(name, value);
+  return body;
+}
+
 /** What a fetcher's request brought back (Navigator.fetch). */
 export type FetcherAnswer =
   /** The action redirected: the runtime goes there as a navigation, which this settles with. */

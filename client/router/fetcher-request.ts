@@ -1,0 +1,44 @@
+import { submissionOf, type FetcherAnswer, type Submission } from '../../shared/api/navigation.ts';
+import { NAVIGATION_REDIRECT_HEADER } from '../../shared/protocol/navigation-headers.ts';
+import { valueIn } from '../page-data.ts';
+import type { DataRequest } from './data-request.ts';
+import { isMeta, lines, redirectTarget, runScripts } from './page-answer.ts';
+
+/**
+ * A fetcher's requests (Navigator.fetch): each answer rebuilt in a scope of its own, the page
+ * left as it is. `request` asks for data, `stays` says a redirect's target moves in place,
+ * `follow` goes there as a navigation, `run` runs a data script.
+ */
+export function createFetcherRequest(
+  request: (url: URL, scope: string, options: DataRequest) => Promise<Response>,
+  stays: (url: URL) => boolean,
+  follow: (target: URL, after: Submission | undefined) => Promise<void>,
+  run: (code: string) => void,
+): (url: URL, body: URLSearchParams | undefined, signal: AbortSignal) => Promise<FetcherAnswer> {
+  let count = 0;
+  return async function fetchData(url, body, signal) {
+    count += 1;
+    const scope = `f${count}`;
+    const response = await request(url, scope, { signal, post: body, fetcher: body !== undefined });
+    const redirected = response.headers.get(NAVIGATION_REDIRECT_HEADER);
+    if (redirected !== null) {
+      // As React Router does: the action's redirect is a navigation, every level loaded afresh.
+      const target = redirectTarget(redirected);
+      if (stays(target)) return { navigation: follow(target, body === undefined ? undefined : submissionOf(url, body)) };
+      location.assign(target.href);
+      return { navigation: Promise.resolve() };
+    }
+    const type = response.headers.get('content-type') ?? '';
+    if (type.startsWith('application/json')) return { status: response.status, value: await response.json(), json: true };
+    if (!type.startsWith('application/x-ndjson')) throw new Error('no page');
+    const stream = lines(response);
+    // A page's data comes after its meta line; a fetcher's post is answered with the value alone.
+    let script: unknown;
+    do script = (await stream.next()).value;
+    while (isMeta(script));
+    if (typeof script !== 'string') throw new Error('no page');
+    run(script);
+    void runScripts(stream, signal, run).catch(() => undefined);
+    return { status: response.status, value: valueIn(scope), json: false };
+  };
+}
