@@ -13,7 +13,7 @@ import { postOf } from './form-post.ts';
 import type { Go } from './go-options.ts';
 import { keptScroll, saveScroll, type EntryState } from './history-entry.ts';
 import { failedSubmission, isMeta, lines, redirectTarget, routeModulesOf, runScripts, statusView, withKeptLayouts } from './page-answer.ts';
-import { createCodePrefetch, createLimit } from './prefetch.ts';
+import { createPrefetch, type Prefetched } from './prefetch.ts';
 import { createRevalidation } from './revalidation.ts';
 import { applyStyles, loadStyles } from './styles.ts';
 import { keepView, type KeptView } from './view-memory.ts';
@@ -59,18 +59,13 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
   const kept = new Map<number, KeptView>();
   /** Where each view was scrolled when it was left, by its history key: restored when history comes back to it. */
   const scrolls = new Map<number, readonly [number, number]>();
-  const prefetched = new Map<string, { readonly at: number; readonly scope: string; readonly response: Promise<Response> }>();
-  /** Each stylesheet a navigation added, by URL: settles once it has loaded or failed. */
-  const sheets = new Map<string, Promise<unknown>>();
+  const prefetched: Prefetched = new Map();
   /** Every route's stylesheets: those a navigation switches on and off. */
   const allStyles = table.flatMap((route) => route.styles ?? []);
-  const limit = createLimit();
-  const prefetchCode = createCodePrefetch(nonce, limit);
+  /** Each stylesheet a navigation added, by URL: settles once it has loaded or failed. */
+  const sheets = new Map<string, Promise<unknown>>();
   const run = (code: string) => runScript(nonce, code);
-  const [revalidate, tellRevalidated] = createRevalidation(
-    () => inFlight !== undefined && inFlight !== refreshing,
-    (refresh, after) => go(new URL(location.href), { revalidate: true, refresh, after }),
-  );
+  const [revalidate, tellRevalidated] = createRevalidation(go, () => inFlight !== undefined && inFlight !== refreshing);
 
   /**
    * Whether a same-origin URL stays in the page: a route with code does; a route without does
@@ -288,29 +283,8 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
       void go(sent[0], { post: sent[1] });
       return true;
     },
-    prefetch(url, data) {
-      const route = url.origin === location.origin ? routeOf(url) : undefined;
-      if (route?.script === undefined) return;
-      prefetchCode(route);
-      if (!data || prefetched.has(url.href)) return;
-      limit((done) => {
-        const scope = `p${nextKey}`;
-        nextKey += 1;
-        const response = requestData(fetch, url, scope, { keep: keepable(current, url, false) });
-        prefetched.set(url.href, { at: Date.now(), scope, response });
-        response.then(done, done);
-      });
-    },
-    fetch: createFetcherRequest(
-      (url, scope, options) => {
-        // A post may sign the visitor in or out: no prefetch made before it stands in for a page after it.
-        if (options.post !== undefined) prefetched.clear();
-        return requestData(fetch, url, scope, options);
-      },
-      stays,
-      (target, after) => go(target, { hops: 1, revalidate: true, after }),
-      run,
-    ),
+    prefetch: createPrefetch(fetch, nonce, routeOf, prefetched, (url) => keepable(current, url, false)),
+    fetch: createFetcherRequest(fetch, prefetched, stays, go, run),
     revalidate,
     shown() {
       const done = arrival;

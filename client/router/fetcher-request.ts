@@ -1,30 +1,35 @@
 import { submissionOf, type FetcherAnswer, type Submission } from '../../shared/api/navigation.ts';
 import { NAVIGATION_REDIRECT_HEADER } from '../../shared/protocol/navigation-headers.ts';
 import { valueIn } from '../page-data.ts';
-import type { DataRequest } from './data-request.ts';
+import { requestData } from './data-request.ts';
+import type { Go } from './go-options.ts';
 import { isMeta, lines, redirectTarget, runScripts } from './page-answer.ts';
 
 /**
  * A fetcher's requests (Navigator.fetch): each answer rebuilt in a scope of its own, the page
- * left as it is. `request` asks for data, `stays` says a redirect's target moves in place,
- * `follow` goes there as a navigation, `run` runs a data script.
+ * left as it is. The router's own pieces are passed in as they are, no wrapper made for them:
+ * `fetch`, its prefetches (a post forgets them), `stays` (a redirect's target moves in place),
+ * `go` (a navigation there) and `run` (a data script).
  */
 export function createFetcherRequest(
-  request: (url: URL, scope: string, options: DataRequest) => Promise<Response>,
+  fetch: typeof globalThis.fetch,
+  prefetched: Map<string, unknown>,
   stays: (url: URL) => boolean,
-  follow: (target: URL, after: Submission | undefined) => Promise<void>,
+  go: (url: URL, options: Go) => Promise<void>,
   run: (code: string) => void,
 ): (url: URL, body: URLSearchParams | undefined, signal: AbortSignal) => Promise<FetcherAnswer> {
   let count = 0;
   return async function fetchData(url, body, signal) {
     count += 1;
     const scope = `f${count}`;
-    const response = await request(url, scope, { signal, post: body, fetcher: body !== undefined });
+    // A post may sign the visitor in or out: no prefetch made before it stands in for a page after it.
+    if (body !== undefined) prefetched.clear();
+    const response = await requestData(fetch, url, scope, { signal, post: body, fetcher: body !== undefined });
     const redirected = response.headers.get(NAVIGATION_REDIRECT_HEADER);
     if (redirected !== null) {
       // As React Router does: the action's redirect is a navigation, every level loaded afresh.
       const target = redirectTarget(redirected);
-      if (stays(target)) return { navigation: follow(target, body === undefined ? undefined : submissionOf(url, body)) };
+      if (stays(target)) return { navigation: go(target, { hops: 1, revalidate: true, after: body === undefined ? undefined : submissionOf(url, body) }) };
       location.assign(target.href);
       return { navigation: Promise.resolve() };
     }

@@ -1,13 +1,33 @@
 import type { ClientRoute } from '../../shared/protocol/page-data.ts';
+import { requestData } from './data-request.ts';
 
 /** Prefetches in flight at once; more wait their turn. */
 const MAX_PREFETCHES = 3;
 
-/** A limit of MAX_PREFETCHES on the tasks it runs: `task` calls `done` when it ends. */
-export function createLimit(): (task: (done: () => void) => void) => void {
+/** A page's data fetched ahead, by URL: `scope` is the one its scripts write into. */
+export type Prefetched = Map<string, { readonly at: number; readonly scope: string; readonly response: Promise<Response> }>;
+
+/**
+ * Navigator.prefetch: a route's code and stylesheets fetched ahead, once each, into the browser's
+ * cache, and with `data` its page's data too, into `prefetched`, which the router's next
+ * navigation there takes. MAX_PREFETCHES run at once. The router's own pieces are passed in as
+ * they are: `fetch`, the page's `nonce`, `routeOf` (a URL's route, if it stays in the page) and
+ * `keep` (the layouts a request for a URL may keep, data-request.ts).
+ */
+export function createPrefetch(
+  fetch: typeof globalThis.fetch,
+  nonce: string,
+  routeOf: (url: URL) => ClientRoute | undefined,
+  prefetched: Prefetched,
+  keep: (url: URL) => string[],
+): (url: URL, data: boolean) => void {
   let running = 0;
+  let count = 0;
   const waiting: Array<() => void> = [];
-  return function limit(task) {
+  const fetched = new Set<string>();
+
+  /** Runs `task` now or once one in flight ends: `task` calls `done` when it ends. */
+  function limit(task: (done: () => void) => void): void {
     const start = () => {
       running += 1;
       task(() => {
@@ -17,14 +37,11 @@ export function createLimit(): (task: (done: () => void) => void) => void {
     };
     if (running < MAX_PREFETCHES) start();
     else waiting.push(start);
-  };
-}
+  }
 
-/** Fetches a route's code and stylesheets ahead, once each, into the browser's cache. */
-export function createCodePrefetch(nonce: string, limit: ReturnType<typeof createLimit>): (route: ClientRoute) => void {
-  const fetched = new Set<string>();
-  return function prefetchCode(route) {
-    if (route.script === undefined) return;
+  return function prefetch(url, data) {
+    const route = url.origin === location.origin ? routeOf(url) : undefined;
+    if (route?.script === undefined) return;
     for (const href of [route.script, ...(route.preloads ?? []), ...(route.styles ?? [])]) {
       if (fetched.has(href) || document.querySelector(`link[href="${href}"],style[data-href="${href}"]`) !== null) continue;
       fetched.add(href);
@@ -40,5 +57,13 @@ export function createCodePrefetch(nonce: string, limit: ReturnType<typeof creat
         document.head.append(link);
       });
     }
+    if (!data || prefetched.has(url.href)) return;
+    limit((done) => {
+      count += 1;
+      const scope = `p${count}`;
+      const response = requestData(fetch, url, scope, { keep: keep(url) });
+      prefetched.set(url.href, { at: Date.now(), scope, response });
+      response.then(done, done);
+    });
   };
 }

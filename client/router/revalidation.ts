@@ -1,16 +1,17 @@
 import type { Submission } from '../../shared/api/navigation.ts';
+import type { Go } from './go-options.ts';
 
 /**
  * Revalidation (React Router's): loading the page on the screen again after a fetcher's post or
  * by hand (`useRevalidator()`), a GET of the address's data keeping only the layouts whose
- * `shouldRevalidate` says so, shown in place. `busy` says a navigation is under way, which
- * brings a page loaded afresh anyway and is left alone; `load` starts one, calling `shown` once
- * it shows. Returns Navigator.revalidate, and what the view shown next runs inside its update:
- * the waiting fetchers' `onShow`, so theirs renders with it.
+ * `shouldRevalidate` says so, shown in place: the router's `go`, passed in as it is. `busy` says
+ * a navigation is under way, which brings a page loaded afresh anyway and is left alone.
+ * Returns Navigator.revalidate, and what the view shown next runs inside its update: the
+ * waiting fetchers' `onShow`, so theirs renders with it.
  */
 export function createRevalidation(
+  go: (url: URL, options: Go) => Promise<void>,
   busy: () => boolean,
-  load: (shown: () => void, after: Submission | undefined) => Promise<void>,
 ): [revalidate: (onShow: () => void, after?: Submission) => Promise<void>, tellRevalidated: () => void] {
   /** The latest revalidation, which those it replaced wait for. */
   let latest: Promise<void> = Promise.resolve();
@@ -35,7 +36,7 @@ export function createRevalidation(
       return Promise.resolve();
     }
     const run: Promise<void> = new Promise<void>((shown) => {
-      void load(shown, after).finally(() => {
+      void go(new URL(location.href), { revalidate: true, refresh: shown, after }).finally(() => {
         // Ended without showing (failed, or replaced by a navigation): the fetchers wait no more. One
         // replaced by a newer revalidation leaves them to that one.
         if (run === latest) tellRevalidated();
