@@ -16,7 +16,7 @@ import { failedSubmission, isMeta, lines, redirectTarget, routeModulesOf, runScr
 import { createPrefetch, type Prefetched } from './prefetch.ts';
 import { createRevalidation } from './revalidation.ts';
 import { applyStyles, loadStyles } from './styles.ts';
-import { keepView, type KeptView } from './view-memory.ts';
+import { MAX_KEPT, type KeptView } from './view-memory.ts';
 
 /** A navigation slower than this shows the progress bar; a faster one never flashes it. */
 const PROGRESS_DELAY_MS = 200;
@@ -100,7 +100,9 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
       arrival = next;
       show(view);
     };
-    keepView(kept, view.key, keep ? { view, title, head, styles } : undefined);
+    if (keep) kept.set(view.key, { view, title, head, styles });
+    else kept.delete(view.key);
+    if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value ?? 0);
     if (next.shown === undefined && typeof document.startViewTransition === 'function' && !matchMedia('(prefers-reduced-motion: reduce)').matches) {
       document.startViewTransition(() => flushSync(showIt));
     } else {
