@@ -188,7 +188,7 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
       const fresh = early !== undefined && Date.now() - early.at < PREFETCH_FRESH_MS ? early : undefined;
       const scope = fresh?.scope ?? `n${key}`;
       const response = await (fresh?.response ??
-        requestData(fetch, url, scope, { signal: controller.signal, post, keep: post === undefined ? keepable(current, url, revalidate, options.after) : [] }));
+        requestData(fetch, url, scope, post === undefined ? keepable(current, url, revalidate, options.after) : [], controller.signal, post));
       // An action or a load that redirected: go on to where it said, in place, as a new page.
       const redirected = response.headers.get(NAVIGATION_REDIRECT_HEADER);
       if (redirected !== null) {

@@ -2,18 +2,22 @@ import type { Submission } from '../../shared/api/navigation.ts';
 import { NAVIGATION_FETCHER_HEADER, NAVIGATION_HEADER, NAVIGATION_KEEP_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/protocol/navigation-headers.ts';
 import type { View } from '../view.ts';
 
-export interface DataRequest {
-  readonly signal?: AbortSignal | undefined;
-  /** A form's fields, posted. */
-  readonly post?: URLSearchParams | undefined;
-  /** The layouts on the screen whose data is still good: the server sends none for them. */
-  readonly keep?: readonly string[];
-  /** A fetcher's post: the answer is the action's result alone (server/render/fetcher-answer.ts). */
-  readonly fetcher?: boolean;
-}
-
-/** Asks for a page's data (the browser's `fetch`); its scripts write into their own scope, so no two pages' values mix. */
-export function requestData(fetch: typeof globalThis.fetch, url: URL, scope: string, { signal, post, keep = [], fetcher = false }: DataRequest): Promise<Response> {
+/**
+ * Asks for a page's data (the browser's `fetch`); its scripts write into their own `scope`, so no
+ * two pages' values mix. `keep` names the layouts on the screen whose data is still good: the
+ * server sends none for them. `post` is a form's fields, posted; `fetcher` marks a fetcher's
+ * post, answered with the action's result alone (server/render/fetcher-answer.ts). Positional,
+ * not an options object: a property name is never minified, and each call would spell them out.
+ */
+export function requestData(
+  fetch: typeof globalThis.fetch,
+  url: URL,
+  scope: string,
+  keep: readonly string[],
+  signal?: AbortSignal,
+  post?: URLSearchParams,
+  fetcher?: boolean,
+): Promise<Response> {
   return fetch(url, {
     signal,
     ...(post === undefined ? {} : { method: 'POST', body: post }),

@@ -24,7 +24,7 @@ export function createFetcherRequest(
     const scope = `f${count}`;
     // A post may sign the visitor in or out: no prefetch made before it stands in for a page after it.
     if (body !== undefined) prefetched.clear();
-    const response = await requestData(fetch, url, scope, { signal, post: body, fetcher: body !== undefined });
+    const response = await requestData(fetch, url, scope, [], signal, body, body !== undefined);
     const redirected = response.headers.get(NAVIGATION_REDIRECT_HEADER);
     if (redirected !== null) {
       // As React Router does: the action's redirect is a navigation, every level loaded afresh.

@@ -61,7 +61,7 @@ export function createPrefetch(
     limit((done) => {
       count += 1;
       const scope = `p${count}`;
-      const response = requestData(fetch, url, scope, { keep: keep(url) });
+      const response = requestData(fetch, url, scope, keep(url));
       prefetched.set(url.href, { at: Date.now(), scope, response });
       response.then(done, done);
     });
