@@ -1,7 +1,6 @@
 import { startTransition } from 'react';
 import { flushSync } from 'react-dom';
-import { setNavigationState, submissionOf, type Navigator } from '../../shared/api/navigation.ts';
-import { NAVIGATION_REDIRECT_HEADER } from '../../shared/protocol/navigation-headers.ts';
+import { actionOf, fieldsOf, setNavigationState, submissionOf, type Navigator } from '../../shared/api/navigation.ts';
 import type { ClientRoute } from '../../shared/protocol/page-data.ts';
 import { pageDataIn } from '../page-data.ts';
 import type { View } from '../view.ts';
@@ -9,10 +8,10 @@ import { arrive, type Arrival } from './arrival.ts';
 import { keepable, requestData } from './data-request.ts';
 import { announce, runScript, setHead, type Head } from './document-head.ts';
 import { createFetcherRequest } from './fetcher-request.ts';
-import { postOf } from './form-post.ts';
+import { postsInPlace } from './form-post.ts';
 import type { Go } from './go-options.ts';
 import { keptScroll, saveScroll, type EntryState } from './history-entry.ts';
-import { failedSubmission, isMeta, lines, redirectTarget, routeModulesOf, runScripts, statusView, withKeptLayouts } from './page-answer.ts';
+import { failedSubmission, isMeta, lines, redirectOf, routeModulesOf, runScripts, statusView, withKeptLayouts } from './page-answer.ts';
 import { createPrefetch, type Prefetched } from './prefetch.ts';
 import { createRevalidation } from './revalidation.ts';
 import { applyStyles, loadStyles } from './styles.ts';
@@ -190,9 +189,8 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
       const response = await (fresh?.response ??
         requestData(fetch, url, scope, post === undefined ? keepable(current, url, revalidate, options.after) : [], controller.signal, post));
       // An action or a load that redirected: go on to where it said, in place, as a new page.
-      const redirected = response.headers.get(NAVIGATION_REDIRECT_HEADER);
-      if (redirected !== null) {
-        const target = redirectTarget(redirected);
+      const target = redirectOf(response);
+      if (target !== undefined) {
         finish();
         // A loop, or a target without code here (a resource route): the browser loads it in full.
         const hops = (options.hops ?? 0) + 1;
@@ -279,10 +277,10 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
       return true;
     },
     submit(form, submitter) {
-      const sent = postOf(form, submitter);
-      if (sent === undefined || !stays(sent[0])) return false;
+      const action = actionOf(form, submitter);
+      if (!postsInPlace(form, submitter) || !stays(action)) return false;
       // Once sent, it is never sent again: a failure shows the error page (go, above).
-      void go(sent[0], { post: sent[1] });
+      void go(action, { post: fieldsOf(new FormData(form, submitter)) });
       return true;
     },
     prefetch: createPrefetch(fetch, nonce, routeOf, prefetched, (url) => keepable(current, url, false)),

@@ -1,9 +1,8 @@
 import { submissionOf, type FetcherAnswer, type Submission } from '../../shared/api/navigation.ts';
-import { NAVIGATION_REDIRECT_HEADER } from '../../shared/protocol/navigation-headers.ts';
 import { valueIn } from '../page-data.ts';
 import { requestData } from './data-request.ts';
 import type { Go } from './go-options.ts';
-import { isMeta, lines, redirectTarget, runScripts } from './page-answer.ts';
+import { isMeta, lines, redirectOf, runScripts } from './page-answer.ts';
 
 /**
  * A fetcher's requests (Navigator.fetch): each answer rebuilt in a scope of its own, the page
@@ -25,10 +24,9 @@ export function createFetcherRequest(
     // A post may sign the visitor in or out: no prefetch made before it stands in for a page after it.
     if (body !== undefined) prefetched.clear();
     const response = await requestData(fetch, url, scope, [], signal, body, body !== undefined);
-    const redirected = response.headers.get(NAVIGATION_REDIRECT_HEADER);
-    if (redirected !== null) {
+    const target = redirectOf(response);
+    if (target !== undefined) {
       // As React Router does: the action's redirect is a navigation, every level loaded afresh.
-      const target = redirectTarget(redirected);
       if (stays(target)) return { navigation: go(target, { hops: 1, revalidate: true, after: body === undefined ? undefined : submissionOf(url, body) }) };
       location.assign(target.href);
       return { navigation: Promise.resolve() };

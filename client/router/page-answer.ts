@@ -53,8 +53,10 @@ export function withKeptLayouts(page: EmbeddedPageData, current: View): Embedded
   return { ...page, layouts: filled };
 }
 
-/** Where an `X-Navigation-Redirect` sends the browser: on this origin only, whatever sent the header (the server never names another). */
-export function redirectTarget(header: string): URL {
+/** Where an answer's `X-Navigation-Redirect` sends the browser, if it has one: on this origin only, whatever sent the header (the server never names another). */
+export function redirectOf(response: Response): URL | undefined {
+  const header = response.headers.get(NAVIGATION_REDIRECT_HEADER);
+  if (header === null) return undefined;
   const target = new URL(header, location.href);
   // A plain Error: the console says why, and the caller fails as for any broken answer.
   if (target.origin !== location.origin) throw new Error(`${NAVIGATION_REDIRECT_HEADER} refused: ${target.origin}`);
