@@ -86,9 +86,10 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
   /**
    * Shows a view, with a view transition where the browser has one and motion is welcome. A page
    * comes with its stylesheets, loaded already; a status view keeps those of the page before it.
-   * With `keep`, back and forward may show it again from memory.
+   * With `keep`, back and forward may show it again from memory: the view as shown, its title,
+   * head and stylesheets, which is what the memory keeps (KeptView) and gives back to commit.
    */
-  function commit(view: View, title: string, head: Head, next: Arrival, styles?: readonly string[], keep = false): void {
+  function commit(next: Arrival, keep: boolean, view: View, title: string, head: Head, styles?: readonly string[]): void {
     current = view;
     here = at();
     const showIt = () => {
@@ -99,7 +100,7 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
       arrival = next;
       show(view);
     };
-    if (keep) kept.set(view.key, { view, title, head, styles });
+    if (keep) kept.set(view.key, [view, title, head, styles]);
     else kept.delete(view.key);
     if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value ?? 0);
     if (next.shown === undefined && typeof document.startViewTransition === 'function' && !matchMedia('(prefers-reduced-motion: reduce)').matches) {
@@ -149,13 +150,13 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
     record(options, key, landed);
     // A revalidation keeps the view's key: the page is not mounted afresh, its state and fields stay.
     commit(
+      { scroll: options.pop?.scroll, hash: landed.hash, announce: true, shown: refresh },
+      // Layouts filled from the view on the screen (a new object): kept only if that view is.
+      meta.keep === true && (page === sent || kept.has(current.key)),
       { key: refresh !== undefined ? current.key : key, modules, page },
       meta.head.title,
       meta.head,
-      { scroll: options.pop?.scroll, hash: landed.hash, announce: true, shown: refresh },
       styles,
-      // Layouts filled from the view on the screen (a new object): kept only if that view is.
-      meta.keep === true && (page === sent || kept.has(current.key)),
     );
     return stream;
   }
@@ -207,7 +208,7 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
         if (controller.signal.aborted) return;
         record(options, key, landed);
         // Not kept for back and forward: every status answer is no-store.
-        commit(view, `${view.status}: ${view.message}`, { meta: [{ key: 'name', value: 'robots', content: 'noindex' }] }, { announce: true });
+        commit({ announce: true }, false, view, `${view.status}: ${view.message}`, { meta: [{ key: 'name', value: 'robots', content: 'noindex' }] });
       } else if (type.startsWith('application/x-ndjson')) {
         const rest = await showPage(response, options, key, landed, controller.signal, scope);
         finish();
@@ -227,7 +228,7 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
       // already (the connection broke after it, the answer was cut, its page's code is gone after
       // a deploy), and even a fetch that failed outright may have reached it. The error page
       // shows in place, at the same address; the visitor decides what to do next.
-      commit(failedSubmission(key, error), document.title, undefined, { announce: false });
+      commit({ announce: false }, false, failedSubmission(key, error), document.title, undefined);
     } finally {
       finish();
     }
@@ -247,7 +248,7 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
     const url = new URL(location.href);
     if (saved !== undefined) {
       inFlight?.abort();
-      commit(saved.view, saved.title, saved.head, { scroll: restore, hash: url.hash, announce: true }, saved.styles, true);
+      commit({ scroll: restore, hash: url.hash, announce: true }, true, ...saved);
       return;
     }
     if (!stays(url)) location.reload();

@@ -8,10 +8,5 @@ import type { Head } from './document-head.ts';
  */
 export const MAX_KEPT = 20;
 
-/** A view back and forward may show again without asking the server, with its head and stylesheets. */
-export interface KeptView {
-  readonly view: View;
-  readonly title: string;
-  readonly head: Head;
-  readonly styles?: readonly string[] | undefined;
-}
+/** A view back and forward may show again without asking the server, with its title, head and stylesheets: commit's own arguments, in its order. */
+export type KeptView = readonly [view: View, title: string, head: Head, styles: readonly string[] | undefined];
