@@ -185,9 +185,10 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
       const revalidate = post !== undefined || options.revalidate === true;
       const early = revalidate ? undefined : prefetched.get(url.href);
       prefetched.delete(url.href);
-      const fresh = early !== undefined && Date.now() - early.at < PREFETCH_FRESH_MS ? early : undefined;
-      const scope = fresh?.scope ?? `n${key}`;
-      const response = await (fresh?.response ??
+      const fresh = early !== undefined && Date.now() - early[0] < PREFETCH_FRESH_MS ? early : undefined;
+      // A prefetch's own scope, the one its scripts write into, and its answer; else a request of its own.
+      const scope = fresh?.[1] ?? `n${key}`;
+      const response = await (fresh?.[2] ??
         requestData(fetch, url, scope, post === undefined ? keepable(current, url, revalidate, options.after) : [], controller.signal, post));
       // An action or a load that redirected: go on to where it said, in place, as a new page.
       const target = redirectOf(response);
@@ -272,7 +273,7 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
   return {
     navigate(url, options) {
       // Same document, another fragment: the browser scrolls by itself.
-      if (url.hash !== '' && url.pathname === location.pathname && url.search === location.search) return false;
+      if (url.hash !== '' && url.pathname + url.search === at()) return false;
       if (!stays(url)) return false;
       void go(url, { replace: options?.replace });
       return true;

@@ -4,8 +4,8 @@ import { requestData } from './data-request.ts';
 /** Prefetches in flight at once; more wait their turn. */
 const MAX_PREFETCHES = 3;
 
-/** A page's data fetched ahead, by URL: `scope` is the one its scripts write into. */
-export type Prefetched = Map<string, { readonly at: number; readonly scope: string; readonly response: Promise<Response> }>;
+/** A page's data fetched ahead, by URL: when it was asked for, the scope its scripts write into, and the answer. */
+export type Prefetched = Map<string, readonly [at: number, scope: string, response: Promise<Response>]>;
 
 /**
  * Navigator.prefetch: a route's code and stylesheets fetched ahead, once each, into the browser's
@@ -62,7 +62,7 @@ export function createPrefetch(
       count += 1;
       const scope = `p${count}`;
       const response = requestData(fetch, url, scope, keep(url));
-      prefetched.set(url.href, { at: Date.now(), scope, response });
+      prefetched.set(url.href, [Date.now(), scope, response]);
       response.then(done, done);
     });
   };
