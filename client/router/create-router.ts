@@ -188,8 +188,7 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
       const fresh = early !== undefined && Date.now() - early[0] < PREFETCH_FRESH_MS ? early : undefined;
       // A prefetch's own scope, the one its scripts write into, and its answer; else a request of its own.
       const scope = fresh?.[1] ?? `n${key}`;
-      const response = await (fresh?.[2] ??
-        requestData(fetch, url, scope, post === undefined ? keepable(current, url, revalidate, options.after) : [], controller.signal, post));
+      const response = await (fresh?.[2] ?? requestData(fetch, url, scope, post === undefined ? keepable(current, url, revalidate, options.after) : [], controller.signal, post));
       // An action or a load that redirected: go on to where it said, in place, as a new page.
       const target = redirectOf(response);
       if (target !== undefined) {

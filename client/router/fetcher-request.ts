@@ -1,4 +1,4 @@
-import { submissionOf, type FetcherAnswer, type Submission } from '../../shared/api/navigation.ts';
+import { submissionOf, type FetcherAnswer } from '../../shared/api/navigation.ts';
 import { valueIn } from '../page-data.ts';
 import { requestData } from './data-request.ts';
 import type { Go } from './go-options.ts';
