@@ -31,11 +31,15 @@ export async function runScripts(stream: AsyncGenerator<unknown>, signal: AbortS
   }
 }
 
-/** The branch's modules a page's entry exports (`modules`): each with a component as its default export. */
+/**
+ * The branch's modules a page's entry exports (`modules`): each with a component as its default
+ * export. How many there must be is the caller's to check, against the page's layouts: none is
+ * never enough.
+ */
 export function routeModulesOf(module: unknown): readonly RouteModule[] | undefined {
   // Object(): any value, null and primitives too, read as an object whose fields may be missing.
   const { modules } = Object(module) as { readonly modules?: unknown };
-  if (!Array.isArray(modules) || modules.length === 0) return undefined;
+  if (!Array.isArray(modules)) return undefined;
   return modules.every((candidate: unknown) => typeof (Object(candidate) as { readonly default?: unknown }).default === 'function') ? modules : undefined;
 }
 
