@@ -193,10 +193,7 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
       const target = redirectOf(response);
       if (target !== undefined) {
         finish();
-        // A loop, or a target without code here (a resource route): the browser loads it in full.
-        const hops = (options.hops ?? 0) + 1;
-        if (hops > MAX_REDIRECTS || !stays(target)) location.assign(target.href);
-        else await go(target, { replace: options.replace, hops, revalidate, after: post === undefined ? options.after : submissionOf(url, post) });
+        await follow(target, { replace: options.replace, hops: (options.hops ?? 0) + 1, revalidate, after: post === undefined ? options.after : submissionOf(url, post) });
         return;
       }
       const landed = new URL(response.url || url.href);
@@ -232,6 +229,16 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
     } finally {
       finish();
     }
+  }
+
+  /**
+   * Goes where a redirect said (an action's, a load's, a fetcher's), in place, as a new page. A
+   * loop, or a target without code here (a resource route): the browser loads it in full.
+   */
+  function follow(target: URL, options: Go): Promise<void> {
+    if ((options.hops ?? 0) <= MAX_REDIRECTS && stays(target)) return go(target, options);
+    location.assign(target.href);
+    return Promise.resolve();
   }
 
   function onPopState(event: PopStateEvent): void {
@@ -285,7 +292,7 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
       return true;
     },
     prefetch: createPrefetch(fetch, nonce, routeOf, prefetched, (url) => keepable(current, url, false)),
-    fetch: createFetcherRequest(fetch, prefetched, stays, go, run),
+    fetch: createFetcherRequest(fetch, prefetched, follow, run),
     revalidate,
     shown() {
       const done = arrival;

@@ -7,14 +7,13 @@ import { isMeta, lines, redirectOf, runScripts } from './page-answer.ts';
 /**
  * A fetcher's requests (Navigator.fetch): each answer rebuilt in a scope of its own, the page
  * left as it is. The router's own pieces are passed in as they are, no wrapper made for them:
- * `fetch`, its prefetches (a post forgets them), `stays` (a redirect's target moves in place),
- * `go` (a navigation there) and `run` (a data script).
+ * `fetch`, its prefetches (a post forgets them), `follow` (where a redirect said, in place when
+ * it can be) and `run` (a data script).
  */
 export function createFetcherRequest(
   fetch: typeof globalThis.fetch,
   prefetched: Map<string, unknown>,
-  stays: (url: URL) => boolean,
-  go: (url: URL, options: Go) => Promise<void>,
+  follow: (url: URL, options: Go) => Promise<void>,
   run: (code: string) => void,
 ): (url: URL, body: URLSearchParams | undefined, signal: AbortSignal) => Promise<FetcherAnswer> {
   let count = 0;
@@ -27,9 +26,7 @@ export function createFetcherRequest(
     const target = redirectOf(response);
     if (target !== undefined) {
       // As React Router does: the action's redirect is a navigation, every level loaded afresh.
-      if (stays(target)) return { navigation: go(target, { hops: 1, revalidate: true, after: body === undefined ? undefined : submissionOf(url, body) }) };
-      location.assign(target.href);
-      return { navigation: Promise.resolve() };
+      return { navigation: follow(target, { hops: 1, revalidate: true, after: body === undefined ? undefined : submissionOf(url, body) }) };
     }
     const type = response.headers.get('content-type') ?? '';
     if (type.startsWith('application/json')) return { status: response.status, value: await response.json(), json: true };
