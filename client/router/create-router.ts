@@ -12,15 +12,13 @@ import { postsInPlace } from './form-post.ts';
 import type { Go } from './go-options.ts';
 import { keptScroll, saveScroll, type EntryState } from './history-entry.ts';
 import { failedSubmission, isMeta, lines, redirectOf, routeModulesOf, runScripts, statusView, withKeptLayouts } from './page-answer.ts';
-import { createPrefetch, type Prefetched } from './prefetch.ts';
+import { createPrefetch, PREFETCH_FRESH_MS, type Prefetched } from './prefetch.ts';
 import { createRevalidation } from './revalidation.ts';
 import { applyStyles, loadStyles } from './styles.ts';
 import { MAX_KEPT, type KeptView } from './view-memory.ts';
 
 /** A navigation slower than this shows the progress bar; a faster one never flashes it. */
 const PROGRESS_DELAY_MS = 200;
-/** How long a prefetched page's data may stand in for a fresh request. */
-const PREFETCH_FRESH_MS = 10_000;
 /** Redirects followed in place in a row; past them the browser loads the page, and caps a loop itself. */
 const MAX_REDIRECTS = 10;
 
@@ -30,10 +28,9 @@ export interface Router extends Navigator {
 }
 
 /**
- * Starts the navigation runtime on a hydrated document: `browser` is what it reads and changes
- * (the address, history, the document, `fetch`), `table` the route table's module, `initial`
- * the view the document was hydrated with, and `show` puts a view on the screen (the Router
- * component's state); React calls `shown` once it is there. All its state is its own.
+ * Starts the navigation runtime on a hydrated document, with the `history` and `fetch` it uses,
+ * the route `table`, the view the document was hydrated with (`initial`) and `show`, which puts a
+ * view on the screen (the Router component's state); React calls `shown` once it is there.
  */
 export function createRouter(history: History, fetch: typeof globalThis.fetch, table: readonly ClientRoute[], initial: View, show: (view: View) => void): Router {
   const routes = table.map((route) => ({ ...route, pattern: new RegExp(route.source, route.flags) }));
@@ -231,10 +228,7 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
     }
   }
 
-  /**
-   * Goes where a redirect said (an action's, a load's, a fetcher's), in place, as a new page. A
-   * loop, or a target without code here (a resource route): the browser loads it in full.
-   */
+  /** Goes where a redirect said, in place, as a new page; a loop, or a target without code here (a resource route), the browser loads in full. */
   function follow(target: URL, options: Go): Promise<void> {
     if ((options.hops ?? 0) <= MAX_REDIRECTS && stays(target)) return go(target, options);
     location.assign(target.href);

@@ -3,6 +3,8 @@ import { requestData } from './data-request.ts';
 
 /** Prefetches in flight at once; more wait their turn. */
 const MAX_PREFETCHES = 3;
+/** How long a prefetched page's data may stand in for a fresh request (the router's next navigation there). */
+export const PREFETCH_FRESH_MS = 10_000;
 
 /** A page's data fetched ahead, by URL: when it was asked for, the scope its scripts write into, and the answer. */
 export type Prefetched = Map<string, readonly [at: number, scope: string, response: Promise<Response>]>;
