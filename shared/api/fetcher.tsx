@@ -1,7 +1,7 @@
 import { useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Form, submitterOf, type FormProps } from './form.tsx';
+import type { FormProps } from './form.tsx';
 import { statusMessage } from '../wording/status-messages.ts';
-import { currentNavigator, installedNavigator, submissionOf, useFormToken } from './navigation.ts';
+import { actionOf, currentNavigator, fieldsOf, installedNavigator, submissionOf, submitterOf, useFormToken } from './navigation.ts';
 import { FORM_TOKEN_FIELD } from '../protocol/navigation-headers.ts';
 import { routeErrorOf } from './route-errors.tsx';
 import type { ActionDataOf } from './route-hooks.tsx';
@@ -52,13 +52,6 @@ interface Snapshot {
 }
 
 const IDLE: Snapshot = { state: 'idle' };
-
-/** The text fields of a form, as the urlencoded body forms send (a file has no place in it). */
-function fieldsOf(form: FormData): URLSearchParams {
-  const body = new URLSearchParams();
-  for (const [name, value] of form) if (typeof value === 'string') body.append(name, value);
-  return body;
-}
 
 function field(value: unknown, name: string): unknown {
   return typeof value === 'object' && value !== null ? Reflect.get(value, name) : undefined;
@@ -188,12 +181,19 @@ function fetcherOf(key: string): FetcherEntry {
   return entry;
 }
 
-/** A fetcher's `<Form>`: one component per key of a hook, so its fields are never mounted afresh while the key stays. */
+/**
+ * A fetcher's `<Form>`: one component per key of a hook, so its fields are never mounted afresh
+ * while the key stays. A plain `<form>` with the form token, as `<Form>` renders it, but not
+ * `<Form>` itself: its submit handler would only ever run after this one, which either takes
+ * the post or, before the runtime is there, leaves it to the browser as `<Form>` would; and a
+ * page with fetchers but no `<Form>` would load it as a chunk of its own.
+ */
 function formFor(key: string) {
   // biome-ignore lint/correctness/noComponentHookFactories: made once per key of a hook (useFetcher's memo), so it keeps its identity while the key stays, as React Router's fetcher.Form does
-  return function FetcherForm({ onSubmit, ...props }: Omit<FormProps, 'method'>) {
+  return function FetcherForm({ onSubmit, reloadDocument: _none, children, ...props }: Omit<FormProps, 'method'>) {
+    const token = useFormToken();
     return (
-      <Form
+      <form
         {...props}
         method="post"
         // Stryker disable all: a submit event comes from a browser's form alone (new FormData(form, submitter) needs a form element); the browser tests post through it (fetchers.test.ts)
@@ -203,13 +203,13 @@ function formFor(key: string) {
           event.preventDefault();
           const form = event.currentTarget;
           const submitter = submitterOf(event);
-          void fetcherOf(key).run(
-            new URL(submitter?.getAttribute('formaction') ?? form.getAttribute('action') ?? location.href, location.href),
-            fieldsOf(new FormData(form, submitter)),
-          );
+          void fetcherOf(key).run(actionOf(form, submitter), fieldsOf(new FormData(form, submitter)));
         }}
         // Stryker restore all
-      />
+      >
+        {token === undefined ? null : <input type="hidden" name={FORM_TOKEN_FIELD} value={token} />}
+        {children}
+      </form>
     );
   };
 }

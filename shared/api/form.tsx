@@ -1,5 +1,5 @@
-import type { FormEvent, FormHTMLAttributes, ReactNode } from 'react';
-import { currentNavigator, useFormToken } from './navigation.ts';
+import type { FormHTMLAttributes, ReactNode } from 'react';
+import { currentNavigator, submitterOf, useFormToken } from './navigation.ts';
 import { FORM_TOKEN_FIELD } from '../protocol/navigation-headers.ts';
 
 export interface FormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, 'method'> {
@@ -8,11 +8,6 @@ export interface FormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, 'me
   /** Always let the browser post it, after hydration too: for an answer that is no page (a file, JSON), which it shows or downloads itself. */
   readonly reloadDocument?: boolean;
   readonly children?: ReactNode;
-}
-
-/** The button that sent the form, whose name, value and `formaction` count. */
-export function submitterOf(event: FormEvent<HTMLFormElement>): HTMLElement | null {
-  return event.nativeEvent instanceof SubmitEvent && event.nativeEvent.submitter instanceof HTMLElement ? event.nativeEvent.submitter : null;
 }
 
 /**

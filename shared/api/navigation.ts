@@ -1,4 +1,4 @@
-import { createContext, useContext, useSyncExternalStore } from 'react';
+import { createContext, useContext, useSyncExternalStore, type FormEvent } from 'react';
 import { FORM_TOKEN_FIELD } from '../protocol/navigation-headers.ts';
 
 /**
@@ -43,6 +43,23 @@ export function submissionOf(url: URL, body: URLSearchParams): Submission {
   const formData = new FormData();
   for (const [name, value] of body) if (name !== FORM_TOKEN_FIELD) formData.append(name, value);
   return { formAction: `${url.pathname}${url.search}`, formData };
+}
+
+/** The button that sent the form, whose name, value and `formaction` count. */
+export function submitterOf(event: FormEvent<HTMLFormElement>): HTMLElement | null {
+  return event.nativeEvent instanceof SubmitEvent && event.nativeEvent.submitter instanceof HTMLElement ? event.nativeEvent.submitter : null;
+}
+
+/** Where a form's submission goes: the button's `formaction`, else the form's `action`, else the page's own address. */
+export function actionOf(form: HTMLFormElement, submitter: HTMLElement | null): URL {
+  return new URL(submitter?.getAttribute('formaction') ?? form.getAttribute('action') ?? location.href, location.href);
+}
+
+/** The text fields of a form, as the urlencoded body forms send (a file has no place in it). */
+export function fieldsOf(form: FormData): URLSearchParams {
+  const body = new URLSearchParams();
+  for (const [name, value] of form) if (typeof value === 'string') body.append(name, value);
+  return body;
 }
 
 /** What a fetcher's request brought back (Navigator.fetch). */

@@ -137,6 +137,16 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** A fetcher's Form with attributes and a field of its own. */
+function TokenForm() {
+  const fetcher = useFetcher({ key: 'form' });
+  return (
+    <fetcher.Form action="/guests" id="add">
+      <input name="name" />
+    </fetcher.Form>
+  );
+}
+
 describe('a fetcher in the browser', () => {
   test("loads a page's data: loading, listed by useFetchers with its key, then idle with the data", async () => {
     const watched = watch('load-data');
@@ -392,5 +402,16 @@ describe('a fetcher in the browser', () => {
 
   test('on the server, a fetcher is idle and useFetchers lists none', () => {
     expect(renderToString(<Shown />)).toBe('<p>idle 0</p>');
+  });
+
+  test("a fetcher's Form is a post form carrying the page's form token first, then its own attributes and children", () => {
+    const html = renderToString(
+      <FormTokenContext value="page-token">
+        <TokenForm />
+      </FormTokenContext>,
+    );
+    expect(html).toBe(`<form id="add" action="/guests" method="post"><input type="hidden" name="${FORM_TOKEN_FIELD}" value="page-token"/><input name="name"/></form>`);
+    // Without a token (a page that has none), no hidden field.
+    expect(renderToString(<TokenForm />)).toBe('<form id="add" action="/guests" method="post"><input name="name"/></form>');
   });
 });
