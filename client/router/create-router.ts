@@ -101,7 +101,9 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
     else kept.delete(view.key);
     if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value ?? 0);
     if (next.shown === undefined && typeof document.startViewTransition === 'function' && !matchMedia('(prefers-reduced-motion: reduce)').matches) {
-      document.startViewTransition(() => flushSync(showIt));
+      // A move that starts while one is animating skips that one's animation (its view is still
+      // shown): its `ready` rejects, which is no error of the page's.
+      document.startViewTransition(() => flushSync(showIt)).ready.catch(() => {});
     } else {
       startTransition(showIt);
     }
