@@ -68,6 +68,17 @@ function loadClientBuild(assetsDir: string, logger: Logger): ClientAssets {
   }
 }
 
+/**
+ * The process's logger, for a server's start or a `--prepare` run alike: the app's level, when it
+ * sets one, else LOG_LEVEL; its redaction adds to the framework's; a crash is its last line.
+ */
+function processLogger(config: Config, definition: ResolvedApp): Logger {
+  const appLogger = definition.logger;
+  const logger = createLogger({ level: appLogger?.level ?? config.logLevel, destination: appLogger?.destination, app: appLogger });
+  installCrashLog(logger, (code) => process.exit(code));
+  return logger;
+}
+
 /** The app's `onStart` (its migrations), before anything listens; if it throws, one fatal line and exit 78. */
 async function startApp(definition: ResolvedApp, logger: Logger): Promise<void> {
   if (definition.onStart === undefined) return;
@@ -87,9 +98,7 @@ async function startApp(definition: ResolvedApp, logger: Logger): Promise<void> 
  * the start's own fatal line and exit 78, an `onClose` that throws is logged and exits 1.
  */
 export async function prepareApp(config: Config, definition: ResolvedApp): Promise<never> {
-  const appLogger = definition.logger;
-  const logger = createLogger({ level: appLogger?.level ?? config.logLevel, destination: appLogger?.destination, app: appLogger });
-  installCrashLog(logger, (code) => process.exit(code));
+  const logger = processLogger(config, definition);
   await startApp(definition, logger);
   if (definition.onClose !== undefined) {
     try {
@@ -171,10 +180,7 @@ async function listen(server: Server, listener: Listener, logger: Logger): Promi
  * so they run the real lifecycle.
  */
 export async function startServer(config: Config, definition: ResolvedApp, options: StartOptions = {}): Promise<RunningServer> {
-  // The app's level, when it sets one, else LOG_LEVEL; its redaction adds to the framework's.
-  const appLogger = definition.logger;
-  const logger = createLogger({ level: appLogger?.level ?? config.logLevel, destination: appLogger?.destination, app: appLogger });
-  installCrashLog(logger, (code) => process.exit(code));
+  const logger = processLogger(config, definition);
   const assets = loadClientBuild(config.assetsDir, logger);
   const readiness = new ReadinessState();
   const metrics = config.metrics === undefined ? undefined : await createMetrics();
