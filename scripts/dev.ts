@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import * as esbuild from 'esbuild';
 import type { PageAssets } from '../server/render/client-assets.ts';
 import { cleanClientOutput, clientBuildOptions, findPageEntries, frameworkModule, APP_ROUTES, PROJECT, writeManifest, type PageEntries } from './build-client.ts';
@@ -71,6 +71,9 @@ function tellPages(): void {
   if (action.kind === 'reload') devServer.reload();
   else if (action.kind === 'styles') devServer.swapStyles(styleSwaps(servedAssets, builtAssets));
   servedAssets = builtAssets;
+  // Said only when nothing is left to do: a save still being decided, or a round under way, will
+  // restart the server again. A tool driving the command (a test, a script) waits for this line.
+  if (undecided === 0 && building === undefined && !again) say('[dev] ready: every save is built and served');
 }
 
 let child: ChildProcess | undefined;
@@ -267,10 +270,17 @@ function build(): void {
 
 /** Saves are decided in the order they came, each at once, whatever round is under way. */
 let deciding = Promise.resolve();
+let undecided = 0;
 function onSave(files: readonly string[]): void {
+  undecided += 1;
+  say(`[dev] saved ${files.map((file) => relative(PROJECT, file).split(sep).join('/')).join(', ')}`);
   deciding = deciding.then(async () => {
-    step = larger(step, await hotUpdates.saved(files));
-    build();
+    try {
+      step = larger(step, await hotUpdates.saved(files));
+    } finally {
+      undecided -= 1;
+      build();
+    }
   });
 }
 

@@ -22,7 +22,21 @@ export interface DevApp {
   readonly stop: () => Promise<number | null>;
 }
 
-const QUIET_MS = 400;
+/** Where in `output`, after `from`, the dev command said it noticed a save of `file` ("[dev] saved a, b"), or -1. */
+function noticeOf(output: string, file: string, from: number): number {
+  for (let at = output.indexOf('\n[dev] saved ', Math.max(0, from - 1)); at !== -1; at = output.indexOf('\n[dev] saved ', at + 1)) {
+    const end = output.indexOf('\n', at + 1);
+    if (
+      end !== -1 &&
+      output
+        .slice(at + '\n[dev] saved '.length, end)
+        .split(', ')
+        .includes(file)
+    )
+      return end;
+  }
+  return -1;
+}
 
 /**
  * Copies the fixture app into a new folder and runs the dev command there, as `react-stream-shell
@@ -54,6 +68,9 @@ export async function startDevApp(): Promise<DevApp> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const edited = new Set<string>();
+  /** Each file written since `settled` last returned, with where the output stood at its last write: `settled` waits for their rounds. */
+  let written = new Map<string, number>();
+  const wrote = (path: string) => written.set(`app/${path}`, output.length);
   return {
     dir,
     origin: `http://${LOOPBACK}:${port}`,
@@ -64,28 +81,39 @@ export async function startDevApp(): Promise<DevApp> {
       const text = await readFile(file, 'utf8');
       const next = text.replace(from, to);
       if (next === text) throw new Error(`${path} holds no ${String(from)}`);
+      wrote(path);
       await writeFile(file, next);
     },
     async reset() {
       for (const path of edited) {
         const [original, now] = await Promise.all([readFile(join(FIXTURE_APP, path), 'utf8'), readFile(join(dir, 'app', path), 'utf8')]);
-        if (now !== original) await writeFile(join(dir, 'app', path), original);
+        if (now === original) continue;
+        wrote(path);
+        await writeFile(join(dir, 'app', path), original);
       }
       edited.clear();
     },
     async settled() {
+      // Quiet output is no proof: under load a save can take longer to be noticed, or a build
+      // longer to finish, than any quiet spell. The command says when it is done: each save it
+      // noticed ("[dev] saved …"), and "[dev] ready" once nothing is left to build or restart.
       const deadline = Date.now() + 30_000;
       for (;;) {
-        const before = output;
-        await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
-        const answered =
-          output === before &&
+        const notices = [...written].map(([file, at]) => noticeOf(output, file, at));
+        const lastNotice = Math.max(0, ...notices);
+        const ready = !notices.includes(-1) && output.indexOf('\n[dev] ready', lastNotice) !== -1;
+        if (
+          ready &&
           (await fetch(`http://${LOOPBACK}:${port}/`).then(
             (res) => res.ok,
             () => false,
-          ));
-        if (answered) return;
+          ))
+        ) {
+          written = new Map();
+          return;
+        }
         if (Date.now() > deadline) throw new Error(`the dev command did not settle within 30 s:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
     async stop() {
