@@ -54,13 +54,30 @@ afterAll(async () => {
 /** What one request got: its status, or the error that ended it. */
 type Outcome = { readonly status: number } | { readonly error: string };
 
+/** Requests sent again because nginx closed the kept-alive connection they were written on, unanswered. */
+let resent = 0;
+
+/**
+ * One request as a browser sends it. nginx's reload closes the idle client connections of its
+ * old workers; a request written on one just then meets the close with no byte of an answer,
+ * and a browser sends it again on a new connection (it never reached nginx's handling). undici
+ * leaves that to its caller; this does it once, and only for that error. The table check below
+ * would see a write sent twice.
+ */
 async function attempt(url: string, init: RequestInit): Promise<Outcome> {
-  try {
-    const res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
-    await res.arrayBuffer();
-    return { status: res.status };
-  } catch (error) {
-    return { error: error instanceof Error ? `${error.name}: ${error.message} ${String(error.cause ?? '')}` : String(error) };
+  for (let tries = 0; ; tries += 1) {
+    try {
+      const res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+      await res.arrayBuffer();
+      return { status: res.status };
+    } catch (error) {
+      const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+      if (tries === 0 && cause?.code === 'UND_ERR_SOCKET' && cause.message === 'other side closed') {
+        resent += 1;
+        continue;
+      }
+      return { error: error instanceof Error ? `${error.name}: ${error.message} ${String(error.cause ?? '')}` : String(error) };
+    }
   }
 }
 
@@ -70,7 +87,7 @@ function sessionCookieOf(res: Response): string {
 }
 
 describe('two instances behind nginx sharing one PostgreSQL', () => {
-  test('a rolling restart under writes loses no answered write, applies none it refused, fails no read, and keeps a signed-in visitor signed in', async () => {
+  test('a rolling restart under writes, each instance drained from nginx first, fails no request, loses no write, and keeps a signed-in visitor signed in', async () => {
     const signIn = await fetch(`${nginx.origin}/sign-in`, {
       method: 'POST',
       headers: { ...SAME_ORIGIN, 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -110,26 +127,28 @@ describe('two instances behind nginx sharing one PostgreSQL', () => {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       const old = instances[index];
       if (old === undefined) throw new Error('instance missing');
+      // As an operator restarts one instance behind open nginx, which has no active health
+      // checks: out of the upstream first (nginx reloaded, its old workers done), then SIGTERM,
+      // then back once the new process listens (docs/deployment.md#a-rolling-restart).
+      await nginx.drain(index, true);
       old.child.kill('SIGTERM');
       expect(await old.exited).toEqual({ code: 0, signal: null });
       instances[index] = await startServerEntry(MAIN_ENTRY, instanceEnv(ports[index]));
+      await nginx.drain(index, false);
     }
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     running = false;
     await load;
-    process.stdout.write(`rolling restart, shared PostgreSQL: ${written.length} writes answered 303, ${adminViews} admin views, ${failed.length} posts answered 502\n`);
-    const unexpected = failed.filter(({ what, outcome }) => what.startsWith('GET') || !('status' in outcome && outcome.status === 502));
-    if (unexpected.length > 0) process.stdout.write(`${JSON.stringify(unexpected.slice(0, 5))}\nnginx error log:\n${await nginx.errorLog()}\n`);
-    // A read that meets a draining instance nginx sends again to the other: none fails. A post
-    // nginx wrote into a connection still in the draining instance's accept queue as its listener
-    // closed is reset unread, and nginx must not send a post twice: the client gets a 502 for a
-    // write never applied (the table check below), which it may send again
-    // (docs/deployment.md#the-database). Nothing else fails.
-    expect(unexpected).toEqual([]);
+    process.stdout.write(
+      `rolling restart, shared PostgreSQL: ${written.length} writes answered 303, ${adminViews} admin views, ${failed.length} requests failed, ${resent} sent again after nginx's reload closed their connection\n`,
+    );
+    if (failed.length > 0) process.stdout.write(`${JSON.stringify(failed.slice(0, 5))}\nnginx error log:\n${await nginx.errorLog()}\n`);
+    // No request fails, post or read: each instance left the upstream before its SIGTERM.
+    expect(failed).toEqual([]);
     expect(written.length).toBeGreaterThan(100);
     expect(adminViews).toBeGreaterThan(20);
 
-    // Every answered write is in the database, each once (nginx never sent a POST twice), and no post answered 502 is.
+    // Every answered write is in the database, each once (nginx never sent a POST twice).
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {

@@ -34,6 +34,13 @@ export interface NginxOptions {
 
 export interface RunningNginx {
   readonly origin: string;
+  /**
+   * Takes the instance on `upstreams[index]` out of the upstream (`down: true`) or puts it back,
+   * as an operator drains one before restarting it: the site config rewritten with `down` on its
+   * line and nginx reloaded (SIGHUP). Resolves once the workers of the old configuration have
+   * exited, each after finishing the requests it had: from then on none reaches that instance.
+   */
+  drain(index: 0 | 1, down: boolean): Promise<void>;
   /** nginx's error log so far: what it says about upstreams when a test fails. */
   errorLog(): Promise<string>;
   stop(): Promise<void>;
@@ -59,10 +66,17 @@ export async function renderSiteConfig({ port, upstreams, locationExtras = '' }:
   return rendered;
 }
 
+/** The master's worker processes, from /proc (Linux: the only system these tests run nginx on). */
+async function workersOf(master: number): Promise<number[]> {
+  const text = await readFile(`/proc/${master}/task/${master}/children`, 'utf8').catch(() => '');
+  return text.trim().split(/\s+/).filter(Boolean).map(Number);
+}
+
 export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
   const dir = await mkdtemp(join(tmpdir(), 'nginx-'));
   for (const sub of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) await mkdir(join(dir, sub));
-  await writeFile(join(dir, 'app.conf'), await renderSiteConfig(options));
+  const site = await renderSiteConfig(options);
+  await writeFile(join(dir, 'app.conf'), site);
   const runsAsRoot = process.getuid?.() === 0;
   await writeFile(
     join(dir, 'nginx.conf'),
@@ -108,6 +122,24 @@ export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
   return {
     origin: `http://127.0.0.1:${options.port}`,
     errorLog: () => readFile(join(dir, 'error.log'), 'utf8').catch(() => ''),
+    async drain(index, down) {
+      const line = `server 127.0.0.1:${options.upstreams[index]} `;
+      const current = await readFile(join(dir, 'app.conf'), 'utf8');
+      const next = current.replace(new RegExp(`${line}([^;]*?)( down)?;`), (_match, rest: string) => `${line}${rest}${down ? ' down' : ''};`);
+      if (next === current && !current.includes(`${line}`)) throw new Error(`no upstream line for ${line}`);
+      await writeFile(join(dir, 'app.conf'), next);
+      const master = child.pid;
+      if (master === undefined) throw new Error('nginx has no process');
+      const before = await workersOf(master);
+      child.kill('SIGHUP');
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const now = await workersOf(master);
+        if (now.length > 0 && now.every((pid) => !before.includes(pid))) return;
+        if (Date.now() > deadline) throw new Error(`nginx's old workers ${before.join(', ')} still run 15 s after the reload: ${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
