@@ -115,7 +115,10 @@ describe('the app on PostgreSQL', () => {
     const json = await request(tested.app).get('/api/entries').set('Accept', 'application/json');
     expect(json.status).toBe(503);
     const probe = await request(tested.app).get('/readyz').expect(503);
-    expect(probe.text).toMatch(/^readiness check failed: database unavailable: .*ECONNREFUSED/);
+    expect(probe.text).toBe('readiness check failed\n');
+    expect(tested.logs.find((line) => line.msg === 'app not ready: /readyz answers 503')).toMatchObject({
+      reason: expect.stringMatching(/^readiness check failed: database unavailable: .*ECONNREFUSED/),
+    });
     await request(tested.app).get('/healthz').expect(200);
     await tested.close();
   });

@@ -16,10 +16,17 @@ export interface AppReadinessCheck {
 
 export const APP_READINESS_DEFAULTS = { intervalMs: 1000, timeoutMs: 1000 } as const;
 
-/** The probe's view of the check: `undefined` when ready, else one line saying why not. */
+/** The probe's view of the check: `undefined` when ready, else the probe's one line (the log line says why). */
 export interface AppReadiness {
   notReady(): Promise<string | undefined>;
 }
+
+/**
+ * What the probe's body says when the check threw. `/readyz` answers anyone who reaches it, a
+ * visitor through the proxy too, and the error's message names hosts, ports and users (`connect
+ * ECONNREFUSED 10.0.0.5:5432`): it goes to the log line only.
+ */
+const FAILED = 'readiness check failed';
 
 /**
  * Why the check failed, in one line, without a stack (the probe's body and the log line): for
@@ -29,6 +36,11 @@ function reasonOf(error: unknown): string {
   const said = isHttpError(error) && error.cause instanceof Error ? error.cause : error;
   const text = said instanceof Error ? said.message : String(said);
   return text.split('\n')[0] ?? '';
+}
+
+/** The probe's line for a reason: the thrown error's message left out. */
+function shown(reason: string | undefined): string | undefined {
+  return reason?.startsWith(`${FAILED}: `) ? FAILED : reason;
 }
 
 /**
@@ -45,6 +57,7 @@ export function createAppReadiness(
   let kept: { readonly at: number; readonly reason: string | undefined } | undefined;
   let running: Promise<string | undefined> | undefined;
 
+  /** Why the app is not ready, as the log line says it; `undefined` when it is. */
   async function runCheck(): Promise<string | undefined> {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<string>((resolve) => {
@@ -52,9 +65,9 @@ export function createAppReadiness(
     });
     const checked = (async () => {
       try {
-        return (await check()) === false ? 'readiness check failed' : undefined;
+        return (await check()) === false ? FAILED : undefined;
       } catch (error) {
-        return `readiness check failed: ${reasonOf(error)}`;
+        return `${FAILED}: ${reasonOf(error)}`;
       }
     })();
     try {
@@ -66,7 +79,7 @@ export function createAppReadiness(
 
   return {
     notReady() {
-      if (kept !== undefined && now() - kept.at < intervalMs) return Promise.resolve(kept.reason);
+      if (kept !== undefined && now() - kept.at < intervalMs) return Promise.resolve(shown(kept.reason));
       running ??= runCheck().then((reason) => {
         if (reason !== kept?.reason) {
           if (reason === undefined) logger.info('app ready again: readiness check passed');
@@ -76,7 +89,7 @@ export function createAppReadiness(
         running = undefined;
         return reason;
       });
-      return running;
+      return running.then(shown);
     },
   };
 }

@@ -121,7 +121,9 @@ describe("/readyz asks the app's readiness check", () => {
     await request(app).get('/readyz').expect(200);
     await delay(220);
     const down = await request(app).get('/readyz').expect(503);
-    expect(down.text).toBe('readiness check failed: database unavailable: connect ECONNREFUSED\n');
+    // The probe answers anyone: why goes to the log line only, its first line, never the error's message in the body.
+    expect(down.text).toBe('readiness check failed\n');
+    expect(logs.find((line) => line.msg === 'app not ready: /readyz answers 503')).toMatchObject({ reason: 'readiness check failed: database unavailable: connect ECONNREFUSED' });
     await request(app).get('/healthz').expect(200);
     expect(calls).toBe(2);
     // The change is logged once, not per probe.
