@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { generatedHeader, ROUTE_TYPES_FOLDER, routeTypeFiles } from './route-type-files.ts';
 
@@ -37,7 +37,12 @@ export async function writeRouteTypes(routesModule: string, project: string): Pr
   for (const { file, content } of files) {
     if ((await readIfThere(file)) === content) continue;
     await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, content);
+    // Written beside and renamed over: an editor's type checker, or anything watching the
+    // folder, sees the old file or the new one, never one created and not yet filled (a
+    // writeFile opens, truncates and writes in separate steps).
+    const partial = `${file}.${process.pid}.partial`;
+    await writeFile(partial, content);
+    await rename(partial, file);
     written.push(file);
   }
   const header = `${generatedHeader(relative(project, routesModule).split(sep).join('/'))}\n`;
