@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import type * as esbuild from 'esbuild';
 import type { PageAssets } from '../../server/render/client-assets.ts';
@@ -18,6 +18,27 @@ export interface HotUpdatesOptions {
   readonly routeModules: () => ReadonlySet<string>;
   /** One line in the terminal. */
   readonly say: (line: string) => void;
+}
+
+/** How long an empty file is watched for the rest of its save. */
+const EMPTY_READ_WAIT_MS = 100;
+
+/**
+ * A save's text. A file noticed empty may be one a writer has opened and truncated and not yet
+ * written (Node's writeFile takes those as separate steps, some editors too): its modification
+ * time is watched a moment for the write, and it is read again, as Vite's readModifiedFile does.
+ * An empty module sent at once would be a page with its components gone.
+ */
+async function readSaved(file: string): Promise<string | undefined> {
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  if (text !== '') return text;
+  const first = await stat(file).catch(() => undefined);
+  for (let waited = 0; waited < EMPTY_READ_WAIT_MS; waited += 10) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const now = await stat(file).catch(() => undefined);
+    if (now === undefined || now.mtimeMs !== first?.mtimeMs || now.size > 0) break;
+  }
+  return readFile(file, 'utf8').catch(() => undefined);
 }
 
 interface Seen {
@@ -44,7 +65,7 @@ export function createHotUpdates({ project, server, buildOptions, routeModules, 
   const shown = (file: string) => relative(project, file).split(sep).join('/');
 
   async function built(file: string): Promise<Seen | undefined> {
-    const source = await readFile(file, 'utf8').catch(() => undefined);
+    const source = await readSaved(file);
     if (source === undefined) return undefined;
     const module = await buildHotModule(file, buildOptions()).catch(() => undefined);
     return module === undefined ? undefined : { source, module };
