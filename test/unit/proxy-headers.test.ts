@@ -109,4 +109,14 @@ describe('X-Forwarded-For that is not an address (TRUST_PROXY=true believes any 
     const addresses = logs.filter((line) => line.msg === 'request completed').map((line) => line.ip);
     expect(addresses).toEqual([expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$/), expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$/), '198.51.100.7']);
   });
+
+  test('is believed up to 64 characters, the longest an address with a short zone id takes, and no further', async () => {
+    const { app, logs } = buildApp(unitRoutes(), { trustProxy: true });
+    // Both are addresses to isIP; only the length tells them apart.
+    const longest = `fe80::1%${'a'.repeat(56)}`;
+    await request(app).get('/users/1').set('X-Forwarded-For', longest);
+    await request(app).get('/users/1').set('X-Forwarded-For', `${longest}a`);
+    const addresses = logs.filter((line) => line.msg === 'request completed').map((line) => line.ip);
+    expect(addresses).toEqual([longest, expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$/)]);
+  });
 });
