@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import type { AppOptions } from '../../server/app.ts';
+import { clientAddress } from '../../server/security/client-address.ts';
 import { VITALS_ENDPOINT } from '../../shared/protocol/telemetry.ts';
 import { buildApp } from '../support/build-app.ts';
 import { unitRoutes } from '../support/pages.tsx';
@@ -118,5 +119,11 @@ describe('X-Forwarded-For that is not an address (TRUST_PROXY=true believes any 
     await request(app).get('/users/1').set('X-Forwarded-For', `${longest}a`);
     const addresses = logs.filter((line) => line.msg === 'request completed').map((line) => line.ip);
     expect(addresses).toEqual([longest, expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$/)]);
+  });
+
+  test('nor is the lack of one: a trusted proxy that names none leaves the peer, if any', () => {
+    // A socket already closed has no peer address either; Express then gives no req.ip.
+    const req = { app: { get: () => true }, ip: undefined, socket: { remoteAddress: undefined } };
+    expect(clientAddress(req as unknown as Parameters<typeof clientAddress>[0])).toBeUndefined();
   });
 });
