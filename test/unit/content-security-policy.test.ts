@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createContentSecurityPolicy, createStatusPagePolicy, isPolicySource, styleHashSource } from '../../server/security/content-security-policy.ts';
+import { checkPolicySources, createContentSecurityPolicy, createStatusPagePolicy, isPolicySource, PolicySourceError, styleHashSource } from '../../server/security/content-security-policy.ts';
 
 /**
  * The policy builders of server/security/content-security-policy.ts, whose strings every answer
@@ -126,5 +126,25 @@ describe("the status pages' policy (createStatusPagePolicy)", () => {
     expect(() => createStatusPagePolicy({ styleHashes: [], analytics: { scriptSources: [], connectSources: ['https://a.example.com;'] } })).toThrow(
       'Content-Security-Policy: "https://a.example.com;" is not a host or scheme source connect-src can hold safely',
     );
+  });
+});
+
+describe("the app's sources, checked (checkPolicySources)", () => {
+  test('a refusal is a PolicySourceError naming the option, the source and what it must be', () => {
+    let caught: unknown;
+    try {
+      checkPolicySources({ imgSrc: ["'unsafe-inline'"] });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(PolicySourceError);
+    expect(caught).toMatchObject({
+      name: 'PolicySourceError',
+      message: `contentSecurityPolicy.imgSrc: "'unsafe-inline'" is not allowed: expected a host or scheme source, such as https://cdn.example.com`,
+      setting: 'contentSecurityPolicy.imgSrc',
+      value: "'unsafe-inline'",
+      expected: 'a host or scheme source, such as https://cdn.example.com',
+    });
+    expect(checkPolicySources(undefined)).toEqual({});
   });
 });
