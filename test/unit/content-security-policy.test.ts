@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { checkPolicySources, createContentSecurityPolicy, createStatusPagePolicy, isPolicySource, PolicySourceError, styleHashSource } from '../../server/security/content-security-policy.ts';
+import {
+  checkPolicySources,
+  createContentSecurityPolicy,
+  createStatusPagePolicy,
+  isPolicySource,
+  PolicySourceError,
+  styleHashSource,
+} from '../../server/security/content-security-policy.ts';
 
 /**
  * The policy builders of server/security/content-security-policy.ts, whose strings every answer
