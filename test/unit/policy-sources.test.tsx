@@ -66,4 +66,16 @@ describe("the app's own policy sources", () => {
     expect(build).toThrow(ConfigError);
     expect(build).toThrow(`Invalid ${setting}=`);
   });
+
+  test.each([
+    ['a list that is no list', { imgSrc: 'https://cdn.example.com' }, 'Invalid contentSecurityPolicy.imgSrc="https://cdn.example.com": expected a list of sources'],
+    ['a source that is no text', { imgSrc: [42] }, 'Invalid contentSecurityPolicy.imgSrc="42": expected a host or scheme source, such as https://cdn.example.com'],
+    [
+      'a directive the app cannot add to',
+      { objectSrc: [] },
+      'Invalid contentSecurityPolicy.objectSrc="objectSrc": expected one of imgSrc, connectSrc, fontSrc, frameSrc, formAction, mediaSrc, styleSrc, scriptSrc',
+    ],
+  ])('%s is named with what was expected', (_case, sources, message) => {
+    expect(() => createTestApp(defineApp({ routes, contentSecurityPolicy: sources as unknown as PolicySources }))).toThrow(message);
+  });
 });

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import type { AppOptions } from '../../server/app.ts';
+import { clientAddress } from '../../server/security/client-address.ts';
 import { VITALS_ENDPOINT } from '../../shared/protocol/telemetry.ts';
 import { buildApp } from '../support/build-app.ts';
 import { unitRoutes } from '../support/pages.tsx';
@@ -108,5 +109,21 @@ describe('X-Forwarded-For that is not an address (TRUST_PROXY=true believes any 
     await request(app).get('/users/1').set('X-Forwarded-For', '198.51.100.7');
     const addresses = logs.filter((line) => line.msg === 'request completed').map((line) => line.ip);
     expect(addresses).toEqual([expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$/), expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$/), '198.51.100.7']);
+  });
+
+  test('is believed up to 64 characters, the longest an address with a short zone id takes, and no further', async () => {
+    const { app, logs } = buildApp(unitRoutes(), { trustProxy: true });
+    // Both are addresses to isIP; only the length tells them apart.
+    const longest = `fe80::1%${'a'.repeat(56)}`;
+    await request(app).get('/users/1').set('X-Forwarded-For', longest);
+    await request(app).get('/users/1').set('X-Forwarded-For', `${longest}a`);
+    const addresses = logs.filter((line) => line.msg === 'request completed').map((line) => line.ip);
+    expect(addresses).toEqual([longest, expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$/)]);
+  });
+
+  test('nor is the lack of one: a trusted proxy that names none leaves the peer, if any', () => {
+    // A socket already closed has no peer address either; Express then gives no req.ip.
+    const req = { app: { get: () => true }, ip: undefined, socket: { remoteAddress: undefined } };
+    expect(clientAddress(req as unknown as Parameters<typeof clientAddress>[0])).toBeUndefined();
   });
 });

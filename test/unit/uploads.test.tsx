@@ -285,6 +285,31 @@ describe('an app that takes uploads', () => {
   test('a cap that is not a whole number of 0 or more stops the app being built', () => {
     expect(() => uploadApp({ maxFiles: -1 })).toThrow(/uploads\.maxFiles/);
     expect(() => uploadApp({ maxFileBytes: 1.5 })).toThrow(/uploads\.maxFileBytes/);
+    // 0 is a cap: no file at all.
+    expect(() => uploadApp({ maxFiles: 0 })).not.toThrow();
+  });
+
+  test('Content-Encoding: identity, in any case, is no encoding: the body is read', async () => {
+    const { app, bodies } = uploadApp({});
+    for (const encoding of ['identity', 'IDENTITY']) {
+      const res = await request(app)
+        .post('/profile')
+        .set('Sec-Fetch-Site', 'same-origin')
+        .set('Content-Type', 'multipart/form-data; boundary=b')
+        .set('Content-Encoding', encoding)
+        .send(multipart('b', [{ name: 'name', value: encoding }]));
+      expect(res.status, encoding).toBe(200);
+    }
+    expect(bodies).toEqual([{ name: 'identity' }, { name: 'IDENTITY' }]);
+  });
+
+  test('a body of exactly maxBodyBytes passes, declared and counted; one byte more gets 413', async () => {
+    const body = multipart('b', [{ name: 'name', value: 'Ada' }]);
+    const { app, bodies } = uploadApp({ maxBodyBytes: Buffer.byteLength(body) });
+    const post = (sent: string) => request(app).post('/profile').set('Sec-Fetch-Site', 'same-origin').set('Content-Type', 'multipart/form-data; boundary=b').send(sent);
+    expect((await post(body)).status).toBe(200);
+    expect((await post(multipart('b', [{ name: 'name', value: 'Adam' }]))).status).toBe(413);
+    expect(bodies).toEqual([{ name: 'Ada' }]);
   });
 });
 

@@ -162,6 +162,10 @@ export function fakeBrowser(start: string) {
     index += delta;
     for (const listener of listeners.get('popstate') ?? []) listener({ state: entries[index]?.state });
   }
+  /** Runs the listeners the router added for `type` (a `scrollend`, say). */
+  function fire(type: string, event: unknown = {}): void {
+    for (const listener of listeners.get(type) ?? []) listener(event);
+  }
   function scrollBy(x: number, y: number): void {
     vi.stubGlobal('scrollX', x);
     vi.stubGlobal('scrollY', y);
@@ -177,7 +181,9 @@ export function fakeBrowser(start: string) {
     scrolled,
     go,
     scrollBy,
+    fire,
     entries: () => entries.map((entry) => entry.url),
+    states: () => entries.map((entry) => entry.state),
     index: () => index,
   };
 }
