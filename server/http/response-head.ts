@@ -52,6 +52,30 @@ export function writePreparedHead(res: Response, status: number, head: PreparedH
   res.writeHead(status, head as unknown as string[]);
 }
 
+/** An answer's own headers, kept on its response until its head is written (setAnswerHead). */
+const ANSWER_HEAD = Symbol("the answer's own headers");
+
+interface WithAnswerHead {
+  [ANSWER_HEAD]?: readonly string[];
+}
+
+/**
+ * Gives an answer whose body Node will write (`res.end(body)`, or a pipe) its own headers as
+ * one flat `[name, value, ...]` list, in the order they go: when Node writes the head, they are
+ * written with the request id and the security headers as one list, as a prepared head is, where
+ * each set one by one would be checked and stored on the response, then checked again as the
+ * head is made. Node still counts the length of a body ended at once (`Content-Length`) and
+ * frames any other, as for headers set one by one. Only for a response with no header set yet
+ * (false otherwise: the caller sets its own one by one), and only for headers the framework
+ * does not keep for itself (app-headers.ts leaves those out), so none replaces the id or a
+ * security header. `res.getHeader()` does not see them.
+ */
+export function setAnswerHead(res: Response, pairs: readonly string[]): boolean {
+  if (res.getHeaderNames().length > 0) return false;
+  (res as unknown as WithAnswerHead)[ANSWER_HEAD] = pairs;
+  return true;
+}
+
 function isPrepared(headers: unknown): headers is PreparedHead {
   return Array.isArray(headers) && (headers as Partial<PreparedHead>)[PREPARED] !== undefined;
 }
@@ -91,10 +115,26 @@ type WriteHead = (statusCode: number, reasonOrHeaders?: string | OutgoingHttpHea
 export function installResponseHead(app: Express, { defaults, policy, closing }: ResponseHeadOptions): void {
   const writeHead = ServerResponse.prototype.writeHead as WriteHead;
   const response = app.response as unknown as { writeHead: WriteHead };
+  const flatDefaults = defaults.flat();
+  /** An answer's own list (setAnswerHead), then what headers set one by one would get here, in the same order. */
+  function completeAnswerHead(res: Response, own: readonly string[], id: string | undefined): string[] {
+    const list = [...own];
+    if (id !== undefined) list.push('X-Request-Id', id);
+    if (closing()) list.push('Connection', 'close');
+    for (const item of flatDefaults) list.push(item);
+    list.push('Content-Security-Policy', policy(res.locals.cspNonce));
+    return list;
+  }
   response.writeHead = function writeHeadCompleted(this: Response, statusCode, reasonOrHeaders, headers) {
     if (this.headersSent) return writeHead.call(this, statusCode, reasonOrHeaders, headers);
     const id = this.req.id;
     const given = typeof reasonOrHeaders === 'string' ? headers : reasonOrHeaders;
+    const own = (this as unknown as WithAnswerHead)[ANSWER_HEAD];
+    // Node's own res.end() and res.write() pass no headers; one set since (none should be) takes the way below.
+    if (given === undefined && own !== undefined && this.getHeaderNames().length === 0) {
+      const complete = completeAnswerHead(this, own, id);
+      return typeof reasonOrHeaders === 'string' ? writeHead.call(this, statusCode, reasonOrHeaders, complete) : writeHead.call(this, statusCode, complete);
+    }
     if (isPrepared(given)) {
       let complete: readonly string[] = id === undefined || given[PREPARED] === 'one answer' ? given : [...given, 'X-Request-Id', id];
       if (closing()) complete = [...complete, 'Connection', 'close'];

@@ -4,7 +4,8 @@ import type { Request, Response } from 'express';
 import type { ResourceRouteDefinition } from '../../shared/api/route-definition.ts';
 import { HTML_HEADERS } from '../http/html-headers.ts';
 import { logServerError } from '../observability/server-error-log.ts';
-import { appHeaders, assertNoSharedCookie, setRouteHeaders } from '../security/app-headers.ts';
+import { setAnswerHead } from '../http/response-head.ts';
+import { appHeaders, assertNoSharedCookie, setRouteHeaders, type AppHeaders } from '../security/app-headers.ts';
 import { forVisitor } from './page-answer.ts';
 import type { PageLifecycle } from './page-lifecycle.ts';
 import { declaredLength, holdToLength } from './resource-length.ts';
@@ -101,8 +102,9 @@ export function createResourceHandler(route: ResourceRouteDefinition, { run: run
       letGo(body);
       return;
     }
+    let length: number | undefined;
     try {
-      writeHead(req, res, route.path, sent);
+      length = writeHead(req, res, route.path, sent);
     } catch (error) {
       letGo(body);
       lifecycle.enter('done');
@@ -115,7 +117,7 @@ export function createResourceHandler(route: ResourceRouteDefinition, { run: run
       letGo(body);
       return;
     }
-    streamBody(req, res, body, lifecycle);
+    streamBody(req, res, body, length, lifecycle);
   }
 
   return {
@@ -131,15 +133,28 @@ export function createResourceHandler(route: ResourceRouteDefinition, { run: run
  * The answer's status and headers, on the response; throws for a cookie on an answer a shared
  * cache may keep, and for a Content-Length that is no length or one the answer cannot meet.
  */
-function writeHead(req: Request, res: Response, route: string, answer: Sendable): void {
+function writeHead(req: Request, res: Response, route: string, answer: Sendable): number | undefined {
   // A request carrying a session gets a private answer whatever the route asked (page-answer.ts).
   const own = forVisitor(req, appHeaders(req, route, answer.headers, 'resource'));
   assertNoSharedCookie(route, own, res.hasHeader('Set-Cookie'));
-  declaredLength(route, answer.headers, answer.body !== null, req.method === 'HEAD' || answer.status === 304);
+  const length = declaredLength(route, answer.headers, answer.body !== null, req.method === 'HEAD' || answer.status === 304);
   res.status(answer.status);
+  // Most answers: nothing set on the response before (no cookie, no header of getLoadContext's), the
+  // head as one list, in the order the headers would have been set in.
+  if (setAnswerHead(res, headList(own))) return length;
   setRouteHeaders(res, own.headers);
   for (const cookie of own.cookies) res.append('Set-Cookie', cookie);
   res.setHeader('Cache-Control', own.cacheControl ?? NOT_KEPT);
+  return length;
+}
+
+/** The answer's headers as setRouteHeaders, its cookies and its Cache-Control would set them on a response with none yet. */
+function headList(own: AppHeaders): string[] {
+  const list: string[] = [];
+  for (const [name, value] of own.headers) list.push(name, value);
+  for (const cookie of own.cookies) list.push('Set-Cookie', cookie);
+  list.push('Cache-Control', own.cacheControl ?? NOT_KEPT);
+  return list;
 }
 
 /** What `Promise.race` gives when a body has nothing more by the next turn of the event loop. */
@@ -155,11 +170,9 @@ const nextTurn = () => new Promise<typeof LATER>((resolve) => setImmediate(resol
  * meet its length, is logged once with a digest and cuts the connection, so a truncated body
  * never passes for a whole one, and no byte past the length is ever written.
  */
-function streamBody(req: Request, res: Response, body: NodeReadableStream<Uint8Array>, lifecycle: PageLifecycle): void {
+function streamBody(req: Request, res: Response, body: NodeReadableStream<Uint8Array>, length: number | undefined, lifecycle: PageLifecycle): void {
   // Stryker disable next-line StringLiteral: equivalent; the handler set the route's pattern before its load ran
   const route = res.locals.routePattern ?? '(none)';
-  const declared = res.getHeader('Content-Length');
-  const length = declared === undefined ? undefined : Number(declared);
   const reader = body.getReader();
   let source: Readable | undefined;
   const cancel = () => void reader.cancel().catch(() => undefined);

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import express, { type Express } from 'express';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { installResponseHead, prepareHead, writePreparedHead } from '../../server/http/response-head.ts';
+import { installResponseHead, prepareHead, setAnswerHead, writePreparedHead } from '../../server/http/response-head.ts';
 
 const DEFAULTS = [
   ['X-Frame-Options', 'SAMEORIGIN'],
@@ -99,6 +99,39 @@ describe('the head of every answer', () => {
     expect(allow.headers['x-frame-options']).toBe('DENY');
     expect(allow.headers['content-security-policy']).toBe("default-src 'none'");
     expect(allow.headers['x-request-id']).toMatch(/^req-\d+$/);
+  });
+
+  test("an answer's own list goes as the same head its headers set one by one would make, Node counting the length", async () => {
+    const app = appWithHead();
+    const own = ['content-type', 'application/json', 'Set-Cookie', 'a=1', 'Set-Cookie', 'b=2', 'Cache-Control', 'no-store'];
+    app.get('/one-by-one', (_req, res) => {
+      for (let at = 0; at < own.length; at += 2) {
+        const [name, value] = [own[at] as string, own[at + 1] as string];
+        if (name === 'Set-Cookie') res.append(name, value);
+        else res.setHeader(name, value);
+      }
+      res.end('{"ok":true}');
+    });
+    app.get('/list', (_req, res) => {
+      expect(setAnswerHead(res, own)).toBe(true);
+      res.end('{"ok":true}');
+    });
+    app.get('/set-before', (_req, res) => {
+      res.setHeader('Vary', 'Cookie');
+      // A header set before: the list is refused, and the caller sets its own one by one.
+      expect(setAnswerHead(res, own)).toBe(false);
+      res.end();
+    });
+    const heads = [];
+    for (const path of ['/one-by-one', '/list']) {
+      const res = await request(app).get(path);
+      expect(res.text).toBe('{"ok":true}');
+      const { rawHeaders } = (res as unknown as { res: IncomingMessage }).res;
+      heads.push(rawHeaders.map((item) => item.replace(/^req-\d+$/, 'id').replace(/nonce\d+/, 'n')).filter((_item, at) => rawHeaders[at - 1] !== 'Date'));
+    }
+    expect(heads[1]).toEqual(heads[0]);
+    expect(heads[1]).toContain('Content-Length');
+    expect((await request(app).get('/set-before')).headers.vary).toBe('Cookie');
   });
 
   test("other apps in the same process keep Node's own writeHead", async () => {
