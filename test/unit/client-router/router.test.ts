@@ -110,6 +110,10 @@ describe('the router made by createRouter', () => {
     browser.go(-1);
     expect(browser.calls).toHaveLength(23);
     expect(browser.calls[22]?.url.pathname).toBe('/p2');
+    // Answered, so no progress timer of this load outlives the test (and the stand-in document).
+    const last = browser.calls[22];
+    last?.answer(pageAnswer(last, { title: 'P2', data: 'p2 again' }));
+    await settle(() => expect(titles().at(-1)).toBe('p2 again'));
   });
 
   test('a redirect answer is followed in place, as a new page', async () => {
