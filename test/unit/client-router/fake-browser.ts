@@ -1,5 +1,7 @@
 import { runInThisContext } from 'node:vm';
 import { vi } from 'vitest';
+import { createRouter, type Router } from '../../../client/router/create-router.ts';
+import type { View } from '../../../client/view.ts';
 import { createDataStream } from '../../../server/render/data-stream.ts';
 import { NAVIGATION_REDIRECT_HEADER, NAVIGATION_SCOPE_HEADER } from '../../../shared/protocol/navigation-headers.ts';
 import type { PageDataMeta } from '../../../shared/protocol/page-data.ts';
@@ -186,4 +188,32 @@ export function fakeBrowser(start: string) {
     states: () => entries.map((entry) => entry.state),
     index: () => index,
   };
+}
+
+/** The page the router starts on, as hydration hands it over. */
+export const INITIAL_VIEW: View = { key: 0, modules: [{ default: () => null }], page: { data: 'home', params: {} } };
+
+type RouteTable = Parameters<typeof createRouter>[2];
+
+/**
+ * A router made by createRouter on a fake browser at `at`, keeping every view it shows (what
+ * React does once a view is on the screen, the Router component's effect). `before` sets up the
+ * browser before the router reads it.
+ */
+export function startRouter(routes: RouteTable, at = 'https://example.test/', initial: View = INITIAL_VIEW, before?: (browser: ReturnType<typeof fakeBrowser>) => void) {
+  const browser = fakeBrowser(at);
+  before?.(browser);
+  const shown: View[] = [];
+  const router: Router = createRouter(browser.history as unknown as History, browser.fetch, routes, initial, (view) => {
+    shown.push(view);
+  });
+  const titles = () => shown.map((view) => ('page' in view ? view.page.data : view.status));
+  return { browser, router, shown, titles };
+}
+
+export const exampleUrl = (path: string) => new URL(path, 'https://example.test/');
+
+/** Lets the router read an answer, import its page's code and show it. */
+export async function settle(check: () => void): Promise<void> {
+  await vi.waitFor(check, { timeout: 2000, interval: 5 });
 }

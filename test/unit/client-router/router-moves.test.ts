@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { createRouter, type Router } from '../../../client/router/create-router.ts';
 import type { RouteModule, View } from '../../../client/view.ts';
 import { NAVIGATION_FETCHER_HEADER, NAVIGATION_HEADER, NAVIGATION_KEEP_HEADER, NAVIGATION_SCOPE_HEADER } from '../../../shared/protocol/navigation-headers.ts';
-import { type FetchCall, fakeBrowser, LAYOUT_PAGE_MODULE, pageAnswer, redirectAnswer, statusAnswer } from './fake-browser.ts';
+import { exampleUrl, type FetchCall, type fakeBrowser, INITIAL_VIEW, LAYOUT_PAGE_MODULE, pageAnswer, redirectAnswer, settle, startRouter, statusAnswer } from './fake-browser.ts';
 
 /**
  * More of the navigation runtime's promises (docs/navigation.md), driven as router.test.ts drives
@@ -15,24 +14,11 @@ const ROUTES = [
   { source: '^\\/styled\\/?$', flags: 'i', script: '/assets/styled.js', styles: ['/assets/styled.css'] },
   { source: '^\\/file\\/?$', flags: 'i' },
 ];
-const INITIAL: View = { key: 0, modules: [{ default: () => null }], page: { data: 'home', params: {} } };
-
-function start(at = 'https://example.test/', initial: View = INITIAL, before?: (browser: ReturnType<typeof fakeBrowser>) => void) {
-  const browser = fakeBrowser(at);
-  before?.(browser);
-  const shown: View[] = [];
-  const router: Router = createRouter(browser.history as unknown as History, browser.fetch, ROUTES, initial, (view) => {
-    shown.push(view);
-  });
-  const titles = () => shown.map((view) => ('page' in view ? view.page.data : view.status));
-  return { browser, router, shown, titles };
+function start(at?: string, initial: View = INITIAL_VIEW, before?: Parameters<typeof startRouter>[3]) {
+  return startRouter(ROUTES, at, initial, before);
 }
 
-const url = (path: string) => new URL(path, 'https://example.test/');
-
-async function settle(check: () => void): Promise<void> {
-  await vi.waitFor(check, { timeout: 2000, interval: 5 });
-}
+const url = exampleUrl;
 
 function call(browser: ReturnType<typeof fakeBrowser>, index: number): FetchCall {
   const made = browser.calls[index];
@@ -213,7 +199,7 @@ describe('history', () => {
   });
 
   test("at start the runtime marks the entry as its own, keeps what it held and restores its scroll; each scroll's end is kept in it", () => {
-    const { browser } = start('https://example.test/', INITIAL, (fresh) => fresh.history.replaceState({ scroll: [0, 640], other: 'kept' }, ''));
+    const { browser } = start('https://example.test/', INITIAL_VIEW, (fresh) => fresh.history.replaceState({ scroll: [0, 640], other: 'kept' }, ''));
     expect(browser.scrolled).toEqual([[0, 640]]);
     expect(browser.history.scrollRestoration).toBe('manual');
     expect(browser.states()[0]).toMatchObject({ key: 0, other: 'kept', doc: expect.any(Number) });
@@ -238,7 +224,7 @@ describe('history', () => {
   });
 
   test("an entry another document made is not looked up in this one's memory, whatever key it holds", async () => {
-    const { browser, router, titles } = start('https://example.test/b', INITIAL, (fresh) => {
+    const { browser, router, titles } = start('https://example.test/b', INITIAL_VIEW, (fresh) => {
       fresh.history.replaceState({ key: 1, doc: 0.25 }, '', '/c');
       fresh.history.pushState(null, '', '/b');
     });
@@ -253,7 +239,7 @@ describe('history', () => {
   });
 
   test("back to an address without code here reloads it; back to one with code loads it in place, at the entry's own scroll", async () => {
-    const { browser, router, titles } = start('https://example.test/a', INITIAL, (fresh) => {
+    const { browser, router, titles } = start('https://example.test/a', INITIAL_VIEW, (fresh) => {
       fresh.history.replaceState({ scroll: [0, 90] }, '', '/file');
       fresh.history.pushState(null, '', '/d');
       fresh.history.replaceState({ scroll: [0, 55] }, '');
@@ -388,7 +374,7 @@ describe('prefetches', () => {
   }
 
   test("fetch a route's code and stylesheets once each, with the page's nonce, and its data for the next move there, which asks no more", async () => {
-    const { browser, router, titles } = start('https://example.test/', INITIAL, (fresh) => {
+    const { browser, router, titles } = start('https://example.test/', INITIAL_VIEW, (fresh) => {
       fresh.document.querySelector = ((selector: string) => (selector === 'script[nonce]' ? { nonce: 'n0nce' } : null)) as never;
     });
     const links = recordLinks(browser);
@@ -418,7 +404,7 @@ describe('prefetches', () => {
   });
 
   test('of another origin, a route without code, or a file the document has, fetch nothing', () => {
-    const { browser, router } = start('https://example.test/', INITIAL, (fresh) => {
+    const { browser, router } = start('https://example.test/', INITIAL_VIEW, (fresh) => {
       fresh.document.querySelector = ((selector: string) => (selector.includes('/assets/styled.css') ? {} : null)) as never;
     });
     const links = recordLinks(browser);

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { createRouter, type Router } from '../../../client/router/create-router.ts';
 import type { View } from '../../../client/view.ts';
 import { NAVIGATION_FETCHER_HEADER, NAVIGATION_KEEP_HEADER } from '../../../shared/protocol/navigation-headers.ts';
-import { fakeBrowser, LAYOUT_PAGE_MODULE, pageAnswer, redirectAnswer, statusAnswer } from './fake-browser.ts';
+import { exampleUrl, INITIAL_VIEW, LAYOUT_PAGE_MODULE, pageAnswer, redirectAnswer, settle, startRouter, statusAnswer } from './fake-browser.ts';
 
 /**
  * The navigation runtime (client/router/create-router.ts) driven without a browser: a fake
@@ -10,25 +9,8 @@ import { fakeBrowser, LAYOUT_PAGE_MODULE, pageAnswer, redirectAnswer, statusAnsw
  * route table. Each test holds one promise of docs/navigation.md; the Chromium tests hold the rest.
  */
 const ROUTES = [{ source: '^\\/(?:p\\d+|a|b|old|new|loop\\d*|layouts\\/\\w+)\\/?$', flags: 'i', script: '/assets/page.js' }];
-const INITIAL: View = { key: 0, modules: [{ default: () => null }], page: { data: 'home', params: {} } };
-
-function start(at = 'https://example.test/') {
-  const browser = fakeBrowser(at);
-  const shown: View[] = [];
-  const router: Router = createRouter(browser.history as unknown as History, browser.fetch, ROUTES, INITIAL, (view) => {
-    shown.push(view);
-  });
-  // What React does once a view is on the screen (the Router component's effect).
-  const titles = () => shown.map((view) => ('page' in view ? view.page.data : view.status));
-  return { browser, router, shown, titles };
-}
-
-const url = (path: string) => new URL(path, 'https://example.test/');
-
-/** Lets the router read an answer, import its page's code and show it. */
-async function settle(check: () => void): Promise<void> {
-  await vi.waitFor(check, { timeout: 2000, interval: 5 });
-}
+const start = (at?: string) => startRouter(ROUTES, at);
+const url = exampleUrl;
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -176,21 +158,17 @@ describe('the router made by createRouter', () => {
     // Told inside the update that shows the page, before the view is handed over.
     expect(told).toEqual([0]);
     // The same view, key kept: the page is not mounted afresh, and no history entry is added.
-    expect(shown[0]?.key).toBe(INITIAL.key);
+    expect(shown[0]?.key).toBe(INITIAL_VIEW.key);
     expect(browser.entries()).toEqual(['https://example.test/layouts/guests']);
   });
 
   test('a page inside a layout kept from the view on the screen names it, and is shown with its data', async () => {
-    const browser = fakeBrowser('https://example.test/layouts/one');
-    const shown: View[] = [];
     const initial: View = {
       key: 0,
       modules: [{ default: () => null }, { default: () => null }],
       page: { data: 'one', params: {}, layouts: [{ id: 'root', data: 'layout data' }] },
     };
-    const router = createRouter(browser.history as unknown as History, browser.fetch, ROUTES, initial, (view) => {
-      shown.push(view);
-    });
+    const { browser, router, shown } = startRouter(ROUTES, 'https://example.test/layouts/one', initial);
     router.navigate(url('/layouts/two'));
     const call = browser.calls[0];
     expect(call?.headers[NAVIGATION_KEEP_HEADER]).toBe('root');
