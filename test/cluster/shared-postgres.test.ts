@@ -57,28 +57,42 @@ type Outcome = { readonly status: number } | { readonly error: string };
 /** Requests sent again because nginx closed the kept-alive connection they were written on, unanswered. */
 let resent = 0;
 
+/** How a connection nginx closed as the request was written on it ends the request: its close (a FIN), or a reset once the bytes met it closed. */
+function closedUnanswered(error: unknown): boolean {
+  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  return (cause?.code === 'UND_ERR_SOCKET' && cause.message === 'other side closed') || cause?.code === 'ECONNRESET';
+}
+
 /**
  * One request as a browser sends it. nginx's reload closes the idle client connections of its
  * old workers; a request written on one just then meets the close with no byte of an answer,
  * and a browser sends it again on a new connection (it never reached nginx's handling). undici
- * leaves that to its caller; this does it once, and only for that error. The table check below
- * would see a write sent twice.
+ * leaves that to its caller; this does it once, only when no answer's head came, and only for
+ * those two errors. The table check below would see a write sent twice.
  */
 async function attempt(url: string, init: RequestInit): Promise<Outcome> {
   for (let tries = 0; ; tries += 1) {
+    let res: Response;
     try {
-      const res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
-      await res.arrayBuffer();
-      return { status: res.status };
+      res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
     } catch (error) {
-      const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
-      if (tries === 0 && cause?.code === 'UND_ERR_SOCKET' && cause.message === 'other side closed') {
+      if (tries === 0 && closedUnanswered(error)) {
         resent += 1;
         continue;
       }
-      return { error: error instanceof Error ? `${error.name}: ${error.message} ${String(error.cause ?? '')}` : String(error) };
+      return { error: failureOf(error) };
+    }
+    try {
+      await res.arrayBuffer();
+      return { status: res.status };
+    } catch (error) {
+      return { error: failureOf(error) };
     }
   }
+}
+
+function failureOf(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message} ${String(error.cause ?? '')}` : String(error);
 }
 
 function sessionCookieOf(res: Response): string {
