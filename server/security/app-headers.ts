@@ -20,57 +20,65 @@ export interface AppHeaders {
   readonly cacheControl: string | undefined;
 }
 
-/**
- * Hop-by-hop headers (RFC 9110, section 7.6.1): Node frames the message and keeps the
- * connection itself; a route cannot speak for them.
- */
-const CONNECTION = ['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+let helmetNames: ReadonlySet<string> | undefined;
 
-/** A body the framework writes (a page) or none (a redirect): its type, length and encoding are the framework's. */
-const FRAMEWORK_BODY = ['content-type', 'content-length', 'content-encoding', 'content-range', 'location'];
-
-let owned: { readonly [kind in AnswerKind]: ReadonlySet<string> } | undefined;
+/** helmet's headers and Permissions-Policy (security-headers.ts), lowercased as Fetch's Headers yields them. */
+function securityNames(): ReadonlySet<string> {
+  helmetNames ??= new Set(securityHeaderDefaults().map(([name]) => name.toLowerCase()));
+  return helmetNames;
+}
 
 /**
- * The names the framework keeps for itself, per kind of answer. The security headers are on
- * every answer (docs/security.md): helmet's, Permissions-Policy, the Content-Security-Policy
- * with the request's nonce; then the request id and the in-place redirect the browser runtime
- * follows. Worked out once, from the same list the answers' heads are made of.
+ * Whether the framework keeps a header for itself on this kind of answer. The security headers
+ * are on every answer (docs/security.md): helmet's, Permissions-Policy, the
+ * Content-Security-Policy with the request's nonce; then the request id, the in-place redirect
+ * the browser runtime follows, and the hop-by-hop headers (RFC 9110, section 7.6.1: Node frames
+ * the message and keeps the connection itself). A page's or a redirect's body is the framework's
+ * (or none), so its type, length and encoding are too. A switch, not a set built once: every
+ * name is decided on each call, where a test of that call can see it.
  */
-function ownedNames(): { readonly [kind in AnswerKind]: ReadonlySet<string> } {
-  if (owned !== undefined) return owned;
-  const always = [
-    ...securityHeaderDefaults().map(([name]) => name.toLowerCase()),
-    'content-security-policy',
-    'content-security-policy-report-only',
-    'x-request-id',
-    NAVIGATION_REDIRECT_HEADER,
-    ...CONNECTION,
-  ];
-  owned = {
-    page: new Set([...always, ...FRAMEWORK_BODY]),
-    redirect: new Set([...always, ...FRAMEWORK_BODY]),
-    resource: new Set(always),
-    // Every answer's, before any route has spoken: a body's headers as on a page, and the caching
-    // each route decides (cache-control.ts merges a branch's; one here would be overwritten or lost).
-    context: new Set([...always, ...FRAMEWORK_BODY, 'cache-control', 'vary']),
-  };
-  return owned;
+function isOwned(name: string, kind: AnswerKind): boolean {
+  switch (name) {
+    case 'content-security-policy':
+    case 'content-security-policy-report-only':
+    case 'x-request-id':
+    case NAVIGATION_REDIRECT_HEADER:
+    case 'connection':
+    case 'keep-alive':
+    case 'proxy-connection':
+    case 'te':
+    case 'trailer':
+    case 'transfer-encoding':
+    case 'upgrade':
+      return true;
+    case 'content-type':
+    case 'content-length':
+    case 'content-encoding':
+    case 'content-range':
+    case 'location':
+      return kind !== 'resource';
+    // Every answer's, before any route has spoken: the caching each route decides
+    // (cache-control.ts merges a branch's; one here would be overwritten or lost).
+    case 'cache-control':
+    case 'vary':
+      return kind === 'context';
+    default:
+      return securityNames().has(name);
+  }
 }
 
 /**
  * Sorts a route's headers into what its answer carries, and leaves out those the framework
- * keeps (ownedNames): one `warn` line, `app headers left out`, names them (never their values),
+ * keeps (isOwned): one `warn` line, `app headers left out`, names them (never their values),
  * so a page can never loosen its own Content-Security-Policy or frame options by accident.
  */
 export function appHeaders(req: Request, route: string | null, given: Headers, kind: AnswerKind): AppHeaders {
-  const names = ownedNames()[kind];
   const headers: HeaderPair[] = [];
   const refused: string[] = [];
   let cacheControl: string | undefined;
   // Fetch's Headers yields names lowercased and sorted, each Set-Cookie on its own.
   for (const [name, value] of given) {
-    if (names.has(name)) refused.push(name);
+    if (isOwned(name, kind)) refused.push(name);
     else if (name === 'set-cookie') continue;
     else if (name === 'cache-control') cacheControl = value;
     else headers.push([name, value]);
