@@ -26,6 +26,16 @@ function call(browser: ReturnType<typeof fakeBrowser>, index: number): FetchCall
   return made;
 }
 
+/** Goes to /a, then to /b, each answer kept in the view memory (the answers' keep). */
+async function visitKept({ browser, router, titles }: ReturnType<typeof start>): Promise<void> {
+  router.navigate(url('/a'));
+  call(browser, 0).answer(pageAnswer(call(browser, 0), { title: 'A', data: 'a', keep: true }));
+  await settle(() => expect(titles()).toEqual(['a']));
+  router.navigate(url('/b'));
+  call(browser, 1).answer(pageAnswer(call(browser, 1), { title: 'B', data: 'b', keep: true }));
+  await settle(() => expect(titles()).toEqual(['a', 'b']));
+}
+
 /** Runs what a stand-in element's browser would on its load or failure. */
 function settleLink(link: unknown, event: 'onload' | 'onerror'): void {
   const handler: unknown = link === undefined ? undefined : Reflect.get(Object(link), event);
@@ -260,13 +270,9 @@ describe('history', () => {
 
 describe('the view memory', () => {
   test('a view shown from memory on back is kept in memory still, and back there aborts the request under way', async () => {
-    const { browser, router, shown, titles } = start();
-    router.navigate(url('/a'));
-    call(browser, 0).answer(pageAnswer(call(browser, 0), { title: 'A', data: 'a', keep: true }));
-    await settle(() => expect(titles()).toEqual(['a']));
-    router.navigate(url('/b'));
-    call(browser, 1).answer(pageAnswer(call(browser, 1), { title: 'B', data: 'b', keep: true }));
-    await settle(() => expect(titles()).toEqual(['a', 'b']));
+    const view = start();
+    const { browser, router, shown } = view;
+    await visitKept(view);
     router.navigate(url('/c'));
     browser.go(-1);
     expect(call(browser, 2).signal?.aborted).toBe(true);
@@ -279,13 +285,9 @@ describe('the view memory', () => {
   });
 
   test('a view loaded again without keep is no longer kept', async () => {
-    const { browser, router, titles } = start();
-    router.navigate(url('/a'));
-    call(browser, 0).answer(pageAnswer(call(browser, 0), { title: 'A', data: 'a', keep: true }));
-    await settle(() => expect(titles()).toEqual(['a']));
-    router.navigate(url('/b'));
-    call(browser, 1).answer(pageAnswer(call(browser, 1), { title: 'B', data: 'b', keep: true }));
-    await settle(() => expect(titles()).toEqual(['a', 'b']));
+    const view = start();
+    const { browser, router, titles } = view;
+    await visitKept(view);
     // A revalidation of b that is not kept: back to b later asks again.
     const revalidated = router.revalidate(() => undefined);
     call(browser, 2).answer(pageAnswer(call(browser, 2), { title: 'B', data: 'b again' }));
