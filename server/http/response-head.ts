@@ -116,8 +116,20 @@ export function installResponseHead(app: Express, { defaults, policy, closing }:
   const writeHead = ServerResponse.prototype.writeHead as WriteHead;
   const response = app.response as unknown as { writeHead: WriteHead };
   const flatDefaults = defaults.flat();
-  /** An answer's own list (setAnswerHead), then what headers set one by one would get here, in the same order. */
-  function completeAnswerHead(res: Response, own: readonly string[], id: string | undefined): string[] {
+  /**
+   * The complete head of an answer that brings its own list: a prepared head (all but the
+   * request id, or all of it for one answer), or the answer's own headers (setAnswerHead) with
+   * what headers set one by one would get below, in the same order. Undefined when the answer
+   * set its headers one by one. Node's own res.end() and res.write() pass no headers; an answer
+   * with its own list and a header set since (none should be) takes the one-by-one way.
+   */
+  function completeHead(res: Response, given: OutgoingHttpHeaders | readonly string[] | undefined, id: string | undefined): readonly string[] | undefined {
+    if (isPrepared(given)) {
+      const complete = id === undefined || given[PREPARED] === 'one answer' ? given : [...given, 'X-Request-Id', id];
+      return closing() ? [...complete, 'Connection', 'close'] : complete;
+    }
+    const own = (res as unknown as WithAnswerHead)[ANSWER_HEAD];
+    if (given !== undefined || own === undefined || res.getHeaderNames().length > 0) return undefined;
     const list = [...own];
     if (id !== undefined) list.push('X-Request-Id', id);
     if (closing()) list.push('Connection', 'close');
@@ -128,16 +140,8 @@ export function installResponseHead(app: Express, { defaults, policy, closing }:
   response.writeHead = function writeHeadCompleted(this: Response, statusCode, reasonOrHeaders, headers) {
     if (this.headersSent) return writeHead.call(this, statusCode, reasonOrHeaders, headers);
     const id = this.req.id;
-    const given = typeof reasonOrHeaders === 'string' ? headers : reasonOrHeaders;
-    const own = (this as unknown as WithAnswerHead)[ANSWER_HEAD];
-    // Node's own res.end() and res.write() pass no headers; one set since (none should be) takes the way below.
-    if (given === undefined && own !== undefined && this.getHeaderNames().length === 0) {
-      const complete = completeAnswerHead(this, own, id);
-      return typeof reasonOrHeaders === 'string' ? writeHead.call(this, statusCode, reasonOrHeaders, complete) : writeHead.call(this, statusCode, complete);
-    }
-    if (isPrepared(given)) {
-      let complete: readonly string[] = id === undefined || given[PREPARED] === 'one answer' ? given : [...given, 'X-Request-Id', id];
-      if (closing()) complete = [...complete, 'Connection', 'close'];
+    const complete = completeHead(this, typeof reasonOrHeaders === 'string' ? headers : reasonOrHeaders, id);
+    if (complete !== undefined) {
       return typeof reasonOrHeaders === 'string' ? writeHead.call(this, statusCode, reasonOrHeaders, complete) : writeHead.call(this, statusCode, complete);
     }
     // Headers passed to writeHead itself replace these, as Node merges them.
