@@ -37,7 +37,7 @@ const CACHING = ['cache-control', 'vary'];
 function sorted(kind: AnswerKind, names: readonly string[]) {
   const warn = vi.fn();
   const req = { log: { warn } } as unknown as Request;
-  const given = new Headers(names.map((name) => [name, 'x']));
+  const given = new Headers(names.map((name): [string, string] => [name, 'x']));
   const own = appHeaders(req, '/r', given, kind);
   const refused: unknown = warn.mock.calls[0]?.[0];
   return { refused: (refused as { headers?: string[] } | undefined)?.headers ?? [], kept: own.headers.map(([name]) => name), calls: warn.mock.calls.length };
