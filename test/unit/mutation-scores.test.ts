@@ -18,7 +18,10 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** A report whose files have `killed` killed and `survived` survived mutants each (and one the type checker rejected, which does not count). */
-async function scores(files: Record<string, { readonly killed: number; readonly survived: number }>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+async function scores(
+  files: Record<string, { readonly killed: number; readonly survived: number }>,
+  ...flags: string[]
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const report = {
     files: Object.fromEntries(
       Object.entries(files).map(([file, { killed, survived }]) => [
@@ -29,7 +32,7 @@ async function scores(files: Record<string, { readonly killed: number; readonly 
   };
   const file = join(dir, `${Object.keys(files).join('-').replaceAll('/', '_')}.json`);
   await writeFile(file, JSON.stringify(report));
-  const child = spawnSync(process.execPath, [SCRIPT, file], { encoding: 'utf8', timeout: 20_000 });
+  const child = spawnSync(process.execPath, [SCRIPT, file, ...flags], { encoding: 'utf8', timeout: 20_000 });
   return { status: child.status, stdout: child.stdout, stderr: child.stderr };
 }
 
@@ -51,5 +54,18 @@ describe('the mutation floors', () => {
     const run = await scores({ 'e.ts': { killed: 84, survived: 16 } });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('total  (under the 85% floor of the total, thresholds.break)');
+  });
+
+  test('print the table of docs/testing.md with --markdown, each status counted, and hold the same floors', async () => {
+    const run = await scores({ 'f.ts': { killed: 9, survived: 1 }, 'g.ts': { killed: 6, survived: 4 } }, '--markdown');
+    expect(run.status).toBe(1);
+    expect(run.stdout.split('\n').slice(0, 5)).toEqual([
+      '| file | score | detected of counted | survived, not covered | rejected by the type checker | marked equivalent |',
+      '| --- | ---: | ---: | ---: | ---: | ---: |',
+      '| `f.ts` | 90.00% | 9 of 10 | 1, 0 | 1 | 0 |',
+      '| `g.ts` | 60.00% | 6 of 10 | 4, 0 | 1 | 0 |',
+      '| total | 75.00% | 15 of 20 | 5, 0 | 2 | 0 |',
+    ]);
+    expect(run.stderr).toContain('g.ts  (under the 70% floor of each file)');
   });
 });
