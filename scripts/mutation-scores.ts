@@ -58,7 +58,7 @@ function countOf(mutants: readonly Mutant[]): (...statuses: string[]) => number 
   return (...statuses) => mutants.filter((mutant) => statuses.includes(mutant.status)).length;
 }
 
-/** A row of the table in docs/testing.md: score, detected of counted, survived and not covered, rejected by the type checker, marked equivalent. */
+/** A row of the table in docs/testing.md: score, detected of counted, survived and not covered, rejected by the type checker, marked equivalent or static (ignored). */
 function markdownRow(name: string, score: number, mutants: readonly Mutant[]): string {
   const count = countOf(mutants);
   const detected = count(...DETECTED);
@@ -67,7 +67,7 @@ function markdownRow(name: string, score: number, mutants: readonly Mutant[]): s
 }
 
 if (markdown) {
-  process.stdout.write('| file | score | detected of counted | survived, not covered | rejected by the type checker | marked equivalent |\n');
+  process.stdout.write('| file | score | detected of counted | survived, not covered | rejected by the type checker | marked equivalent or static |\n');
   process.stdout.write('| --- | ---: | ---: | ---: | ---: | ---: |\n');
 }
 const failing: string[] = [];
