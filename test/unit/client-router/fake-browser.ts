@@ -67,6 +67,21 @@ interface Entry {
  * document that runs the scripts added to its head (the server's data scripts), the scroll, and
  * a fetch whose answers the test gives. The globals go with `vi.unstubAllGlobals()`.
  */
+/** The requests of every fake browser that no test has answered, nor the router aborted, yet. */
+const unanswered = new Set<() => void>();
+
+/**
+ * What a test left under way is still running on its timers when it ends: a navigation whose
+ * request was never answered shows its progress bar 200 ms after it began (create-router.ts),
+ * on the stand-in document. Call before `vi.unstubAllGlobals()`: while a request is left
+ * unanswered, it waits out that delay, so the timer finds the document it was set for.
+ */
+export async function endRequests(): Promise<void> {
+  if (unanswered.size === 0) return;
+  unanswered.clear();
+  await new Promise((done) => setTimeout(done, 250));
+}
+
 export function fakeBrowser(start: string) {
   const entries: Entry[] = [{ url: start, state: null }];
   let index = 0;
@@ -149,14 +164,22 @@ export function fakeBrowser(start: string) {
   vi.stubGlobal('addEventListener', (type: string, listener: (event: unknown) => void) => listeners.set(type, [...(listeners.get(type) ?? []), listener]));
   const fetch = (input: URL | RequestInfo, init: RequestInit = {}) =>
     new Promise<Response>((resolve, reject) => {
-      init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+      const abort = () => {
+        unanswered.delete(abort);
+        reject(new DOMException('aborted', 'AbortError'));
+      };
+      unanswered.add(abort);
+      init.signal?.addEventListener('abort', abort);
       calls.push({
         url: new URL(input instanceof Request ? input.url : input),
         method: init.method ?? 'GET',
         headers: Object(init.headers),
         body: init.body === undefined ? undefined : String(init.body),
         signal: init.signal ?? undefined,
-        answer: resolve,
+        answer: (response: Response) => {
+          unanswered.delete(abort);
+          resolve(response);
+        },
       });
     });
   /** Moves in history as back (-1) and forward (1) do: the address first, then `popstate`, the scroll still the page's that is left. */

@@ -1,7 +1,19 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { RouteModule, View } from '../../../client/view.ts';
 import { NAVIGATION_FETCHER_HEADER, NAVIGATION_HEADER, NAVIGATION_KEEP_HEADER, NAVIGATION_SCOPE_HEADER } from '../../../shared/protocol/navigation-headers.ts';
-import { exampleUrl, type FetchCall, type fakeBrowser, INITIAL_VIEW, LAYOUT_PAGE_MODULE, pageAnswer, redirectAnswer, settle, startRouter, statusAnswer } from './fake-browser.ts';
+import {
+  endRequests,
+  exampleUrl,
+  type FetchCall,
+  type fakeBrowser,
+  INITIAL_VIEW,
+  LAYOUT_PAGE_MODULE,
+  pageAnswer,
+  redirectAnswer,
+  settle,
+  startRouter,
+  statusAnswer,
+} from './fake-browser.ts';
 
 /**
  * More of the navigation runtime's promises (docs/navigation.md), driven as router.test.ts drives
@@ -45,7 +57,8 @@ function settleLink(link: unknown, event: 'onload' | 'onerror'): void {
 
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-afterEach(() => {
+afterEach(async () => {
+  await endRequests();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });

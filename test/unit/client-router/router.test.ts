@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { View } from '../../../client/view.ts';
 import { NAVIGATION_FETCHER_HEADER, NAVIGATION_KEEP_HEADER } from '../../../shared/protocol/navigation-headers.ts';
-import { exampleUrl, INITIAL_VIEW, LAYOUT_PAGE_MODULE, pageAnswer, redirectAnswer, settle, startRouter, statusAnswer } from './fake-browser.ts';
+import { endRequests, exampleUrl, INITIAL_VIEW, LAYOUT_PAGE_MODULE, pageAnswer, redirectAnswer, settle, startRouter, statusAnswer } from './fake-browser.ts';
 
 /**
  * The navigation runtime (client/router/create-router.ts) driven without a browser: a fake
@@ -12,7 +12,8 @@ const ROUTES = [{ source: '^\\/(?:p\\d+|a|b|old|new|loop\\d*|layouts\\/\\w+)\\/?
 const start = (at?: string) => startRouter(ROUTES, at);
 const url = exampleUrl;
 
-afterEach(() => {
+afterEach(async () => {
+  await endRequests();
   vi.unstubAllGlobals();
 });
 
