@@ -62,11 +62,6 @@ interface Entry {
   state: unknown;
 }
 
-/**
- * The browser the router runs in, without one: an address and a history that move together, a
- * document that runs the scripts added to its head (the server's data scripts), the scroll, and
- * a fetch whose answers the test gives. The globals go with `vi.unstubAllGlobals()`.
- */
 /** The requests of every fake browser that no test has answered, nor the router aborted, yet. */
 const unanswered = new Set<() => void>();
 
@@ -82,6 +77,11 @@ export async function endRequests(): Promise<void> {
   await new Promise((done) => setTimeout(done, 250));
 }
 
+/**
+ * The browser the router runs in, without one: an address and a history that move together, a
+ * document that runs the scripts added to its head (the server's data scripts), the scroll, and
+ * a fetch whose answers the test gives. The globals go with `vi.unstubAllGlobals()`.
+ */
 export function fakeBrowser(start: string) {
   const entries: Entry[] = [{ url: start, state: null }];
   let index = 0;
