@@ -21,6 +21,7 @@ export {
   type PageModule,
   type PageProps,
   type PageRequest,
+  type ResourceAnswer,
   type ResourceModule,
   type RouteParams,
   type RouteTableEntry,

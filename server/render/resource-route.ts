@@ -1,14 +1,16 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { Request, Response } from 'express';
+import { isDataWithResponseInit } from '../../shared/api/answers.ts';
 import type { ResourceRouteDefinition } from '../../shared/api/route-definition.ts';
 import { HTML_HEADERS } from '../http/html-headers.ts';
 import { logServerError } from '../observability/server-error-log.ts';
 import { setAnswerHead } from '../http/response-head.ts';
 import { appHeaders, assertNoSharedCookie, setRouteHeaders, type AppHeaders } from '../security/app-headers.ts';
-import { forVisitor } from './page-answer.ts';
+import { forVisitor, unwrapData, type Unwrapped } from './page-answer.ts';
 import type { PageLifecycle } from './page-lifecycle.ts';
-import { declaredLength, holdToLength } from './resource-length.ts';
+import { dataAnswer, type DataAnswer } from './resource-data.ts';
+import { ContentLengthError, declaredLength, holdToLength } from './resource-length.ts';
 import { runLoad, type LoadSettings } from './run-loads.ts';
 import { normalizeParams } from './route-params.ts';
 import { startRouteRun, type RouteHandler, type RouteRun, type RouteRunSettings } from './route-run.ts';
@@ -24,18 +26,22 @@ export interface ResourceHandlerOptions {
 // Stryker disable next-line StringLiteral: equivalent; HTML_HEADERS always names a Cache-Control, so the fallback is never read
 const NOT_KEPT = HTML_HEADERS.find(([name]) => name === 'Cache-Control')?.[1] ?? 'no-store';
 
-/** A resource route's `load` (or `action`) gave no `Response` to send: a fault of the route, the 500 page. */
+/** A resource route's `load` (or `action`) gave neither a `Response` to send nor data to send as JSON: a fault of the route, the 500 page. */
 export class NotAResponseError extends Error {
   override readonly name = 'NotAResponseError';
 
   constructor(route: string, by: 'load' | 'action', value: unknown) {
-    super(`Route ${route} has no component, so its ${by} must return a Response (or call redirect() or a status helper); it returned ${describe(value)}`);
+    super(
+      `Route ${route} has no component, so its ${by} must return a Response, a string, or data JSON can write (null, a number, a boolean, an array, an object of no class, or data() of one), or call redirect() or a status helper; it returned ${describe(value)}`,
+    );
   }
 }
 
 function describe(value: unknown): string {
   if (value instanceof globalThis.Response) return 'a Response that cannot be sent (Response.error(), or a body already read)';
+  if (isDataWithResponseInit(value)) return `data() of ${describe(value.data)}`;
   if (value === null) return 'null';
+  if (typeof value === 'object' && 'toJSON' in value) return 'an object whose toJSON() gives nothing JSON can write';
   return typeof value === 'object' ? `an instance of ${value.constructor?.name ?? 'Object'}` : typeof value;
 }
 
@@ -93,6 +99,19 @@ export function createResourceHandler(route: ResourceRouteDefinition, { run: run
     }
     const sent = sendable(answer);
     if (sent === undefined) {
+      // The action's data() was unwrapped as a page's is (action-handler.ts); load's is here.
+      const given: Unwrapped = action === undefined ? unwrapData(answer) : { value: action.data, status: action.status, headers: action.headers };
+      let made: DataAnswer | undefined;
+      try {
+        made = answer instanceof globalThis.Response ? undefined : dataAnswer(given);
+      } catch (error) {
+        if (lifecycle.enter('done')) throw error;
+        return;
+      }
+      if (made !== undefined) {
+        sendData(req, res, route.path, made, lifecycle);
+        return;
+      }
       if (answer instanceof globalThis.Response && !answer.bodyUsed) letGo(answer.body);
       if (lifecycle.enter('done')) throw new NotAResponseError(route.path, action === undefined ? 'load' : 'action', answer);
       return;
@@ -134,18 +153,78 @@ export function createResourceHandler(route: ResourceRouteDefinition, { run: run
  * cache may keep, and for a Content-Length that is no length or one the answer cannot meet.
  */
 function writeHead(req: Request, res: Response, route: string, answer: Sendable): number | undefined {
-  // A request carrying a session gets a private answer whatever the route asked (page-answer.ts).
-  const own = forVisitor(req, appHeaders(req, route, answer.headers, 'resource'));
-  assertNoSharedCookie(route, own, res.hasHeader('Set-Cookie'));
+  const given = appHeaders(req, route, answer.headers, 'resource');
   const length = declaredLength(route, answer.headers, answer.body !== null, req.method === 'HEAD' || answer.status === 304);
-  res.status(answer.status);
+  writeOwnHead(req, res, route, answer.status, given);
+  return length;
+}
+
+/** A resource answer's status and its own headers, on the response; throws for a cookie on an answer a shared cache may keep. */
+function writeOwnHead(req: Request, res: Response, route: string, status: number, given: AppHeaders): void {
+  // A request carrying a session gets a private answer whatever the route asked (page-answer.ts).
+  const own = forVisitor(req, given);
+  assertNoSharedCookie(route, own, res.hasHeader('Set-Cookie'));
+  res.status(status);
   // Most answers: nothing set on the response before (no cookie, no header of getLoadContext's), the
   // head as one list, in the order the headers would have been set in.
-  if (setAnswerHead(res, headList(own))) return length;
+  if (setAnswerHead(res, headList(own))) return;
   setRouteHeaders(res, own.headers);
   for (const cookie of own.cookies) res.append('Set-Cookie', cookie);
   res.setHeader('Cache-Control', own.cacheControl ?? NOT_KEPT);
-  return length;
+}
+
+/** The own headers of data sent with no `data()` headers, by type: only its `Content-Type`, made once. */
+const TYPE_ONLY = new Map<string, AppHeaders>();
+
+function typeOnly(type: string): AppHeaders {
+  let own = TYPE_ONLY.get(type);
+  if (own === undefined) {
+    own = { headers: [['content-type', type]], cookies: [], cacheControl: undefined };
+    TYPE_ONLY.set(type, own);
+  }
+  return own;
+}
+
+/**
+ * The own headers of data sent with `data()`'s: its type unless they name one, and a
+ * Content-Length of their own only when it is the body's (Node counts it otherwise); a wrong
+ * one is the 500 page, before anything is sent.
+ */
+function dataHeaders(req: Request, route: string, { headers, type, body }: DataAnswer): AppHeaders {
+  if (headers === undefined) return typeOnly(type);
+  const given = new Headers(headers);
+  if (!given.has('content-type')) given.set('content-type', type);
+  const length = declaredLength(route, given, true, false);
+  if (length !== undefined && length !== Buffer.byteLength(body)) {
+    throw new ContentLengthError(route, `has Content-Length ${length} where its data is ${Buffer.byteLength(body)} bytes`);
+  }
+  return appHeaders(req, route, given, 'resource');
+}
+
+/** HEAD's headers: a GET's, and the length its body would have, which Node counts only for a body it sends. */
+function withLength(own: AppHeaders, body: string): AppHeaders {
+  if (own.headers.some(([name]) => name === 'content-length')) return own;
+  return { ...own, headers: [...own.headers, ['content-length', String(Buffer.byteLength(body))]] };
+}
+
+/**
+ * Data a route returned: its head and its text in one `res.end()`, as Node sends a string,
+ * with its length counted; HEAD gets the same head, the length a GET would have, and no body.
+ */
+function sendData(req: Request, res: Response, route: string, answer: DataAnswer, lifecycle: PageLifecycle): void {
+  if (!lifecycle.enter('rendering')) return;
+  const bodiless = req.method === 'HEAD';
+  try {
+    const own = dataHeaders(req, route, answer);
+    writeOwnHead(req, res, route, answer.status, bodiless ? withLength(own, answer.body) : own);
+  } catch (error) {
+    lifecycle.enter('done');
+    throw error;
+  }
+  lifecycle.enter('streaming');
+  if (!lifecycle.enter('delivering')) return;
+  if (bodiless) res.end();
+  else res.end(answer.body);
 }
 
 /** The answer's headers as setRouteHeaders, its cookies and its Cache-Control would set them on a response with none yet. */

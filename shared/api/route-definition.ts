@@ -157,13 +157,25 @@ export interface LayoutDefinition<Data = unknown> {
 }
 
 /**
+ * What a resource route's `load` or `action` answers with (docs/responses.md#resource-routes): a
+ * Fetch `Response`, sent as it is; a string, as `new Response(string)` would send it (text); or
+ * data, `data(value, init)` of it, as `Response.json(value, init)` would (JSON). Anything but
+ * `undefined`, which is a `load` that forgot to return; which objects count as data is decided
+ * as the answer is made (a `Map` or a class's instance is refused, JSON would write it as `{}`).
+ */
+export type ResourceAnswer = object | string | number | boolean | null;
+
+/**
  * A module under `app/` with no default export: a resource route (docs/responses.md), whose
- * `load` answers GET and HEAD, and whose `action` answers POST, each with a Fetch `Response`.
+ * `load` answers GET and HEAD, and whose `action` answers POST, each with a `ResourceAnswer`.
  */
 export type ResourceModule = { readonly default?: undefined } & (
-  | { readonly load: Bivariant<(context: LoadContext) => Response | Promise<Response>>; readonly action?: Bivariant<(context: ActionContext) => Response | Promise<Response>> }
+  | {
+      readonly load: Bivariant<(context: LoadContext) => ResourceAnswer | Promise<ResourceAnswer>>;
+      readonly action?: Bivariant<(context: ActionContext) => ResourceAnswer | Promise<ResourceAnswer>>;
+    }
   // An action alone (a webhook, a POST endpoint): GET answers 405 with `Allow: POST`.
-  | { readonly load?: undefined; readonly action: Bivariant<(context: ActionContext) => Response | Promise<Response>> }
+  | { readonly load?: undefined; readonly action: Bivariant<(context: ActionContext) => ResourceAnswer | Promise<ResourceAnswer>> }
 );
 
 /** A route that renders a page. */
@@ -198,15 +210,15 @@ export interface ResourceRouteDefinition {
   readonly path: string;
   readonly component?: undefined;
   /** Its GET and HEAD; without it (an action alone) they answer 405 with `Allow: POST`. */
-  readonly load?: ((context: LoadContext) => Response | Promise<Response>) | undefined;
-  readonly action?: (context: ActionContext) => Response | Promise<Response>;
+  readonly load?: ((context: LoadContext) => ResourceAnswer | Promise<ResourceAnswer>) | undefined;
+  readonly action?: (context: ActionContext) => ResourceAnswer | Promise<ResourceAnswer>;
   readonly head?: undefined;
   readonly page?: undefined;
   readonly ErrorBoundary?: undefined;
   readonly layouts?: readonly LayoutDefinition[];
 }
 
-/** A route of the table: a page, or a resource route (no component: `load` returns a `Response`). */
+/** A route of the table: a page, or a resource route (no component: `load` returns a `Response` or data to send as JSON). */
 export type RouteDefinition<Data = unknown> = PageRouteDefinition<Data> | ResourceRouteDefinition;
 
 export function isResourceRoute(route: RouteDefinition): route is ResourceRouteDefinition {

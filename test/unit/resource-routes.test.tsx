@@ -4,7 +4,7 @@ import { get, type IncomingHttpHeaders } from 'node:http';
 import request from 'supertest';
 import { afterEach, describe, expect, test } from 'vitest';
 import { NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/protocol/navigation-headers.ts';
-import { redirect } from '../../shared/api/answers.ts';
+import { data, redirect } from '../../shared/api/answers.ts';
 import { defineRoute, route, type ActionContext, type LoadContext, type RouteDefinition } from '../../shared/api/route-definition.ts';
 import { notFound } from '../../shared/api/status-helpers.ts';
 import { asHydrating, buildApp, delay, errorLines, LEVEL, waitFor, type LogLine, type TestApp } from '../support/build-app.ts';
@@ -25,6 +25,11 @@ declare module '../../shared/api/route-definition.ts' {
 }
 
 const NO_STORE = 'private, no-cache, no-store, max-age=0, must-revalidate';
+
+/** An instance of a class: data JSON would write as its own fields only, refused. */
+class Item {
+  readonly id = 7;
+}
 
 /** A body the test feeds by hand; `cancelled` says whether the server let go of it. */
 interface Fed {
@@ -114,13 +119,14 @@ const resources: RouteDefinition[] = [
     },
   }),
   defineRoute({ path: '/moved', load: () => redirect('/text', 301) }),
-  defineRoute({ path: '/not-a-response', load: () => JSON.parse('{"items":[]}') }),
+  defineRoute({ path: '/not-a-response', load: () => new Item() }),
   defineRoute({ path: '/network-error', load: () => Response.error() }),
-  // As an app without types could write them (JSON.parse and Object.create give what the types cannot check).
-  defineRoute({ path: '/returns-null', load: () => JSON.parse('null') }),
-  defineRoute({ path: '/returns-map', load: () => Object.create(Map.prototype) }),
-  defineRoute({ path: '/returns-bare', load: () => Object.create(null) }),
-  defineRoute({ path: '/returns-number', load: () => JSON.parse('42') }),
+  defineRoute({ path: '/returns-map', load: () => new Map([['id', 7]]) }),
+  defineRoute({ path: '/returns-data-of-set', load: () => data(new Set([7]), 201) }),
+  defineRoute({ path: '/returns-nothing-as-json', load: () => ({ toJSON: () => undefined }) }),
+  // As an app without types could write them: what the types refuse.
+  defineRoute({ path: '/returns-undefined', load: () => undefined as unknown as Response }),
+  defineRoute({ path: '/returns-function', load: () => (() => 7) as unknown as Response }),
   defineRoute({ path: '/hangs', load: ({ signal }) => new Promise<Response>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))) }),
   defineRoute({
     path: '/framework-headers',
@@ -135,7 +141,7 @@ const resources: RouteDefinition[] = [
     load: () => Response.json({ hint: 'POST here' }),
     action: ({ body }: ActionContext) => (body.to === undefined ? Response.json({ received: body }, { status: 202 }) : redirect(String(body.to))),
   }),
-  defineRoute({ path: '/wrong-action', load: () => new Response('get'), action: () => JSON.parse('{"saved":true}') }),
+  defineRoute({ path: '/wrong-action', load: () => new Response('get'), action: () => new Set(['saved']) }),
   // A module without a default export, as `app/routes.ts` names it: a resource route too.
   route('/feed.xml', { load: () => new Response('<rss/>', { headers: { 'Content-Type': 'application/rss+xml' } }) }),
 ];
@@ -295,13 +301,14 @@ describe('what a resource route shares with pages', () => {
   });
 
   test.each([
-    ['/not-a-response', 'it returned an instance of Object'],
+    ['/not-a-response', 'it returned an instance of Item'],
     ['/network-error', 'it returned a Response that cannot be sent (Response.error(), or a body already read)'],
-    ['/returns-null', 'it returned null'],
     ['/returns-map', 'it returned an instance of Map'],
-    ['/returns-bare', 'it returned an instance of Object'],
-    ['/returns-number', 'it returned number'],
-  ])('%s: a load that returns no Response to send is the 500 page, one error line saying what it returned', async (path, said) => {
+    ['/returns-data-of-set', 'it returned data() of an instance of Set'],
+    ['/returns-nothing-as-json', 'it returned an object whose toJSON() gives nothing JSON can write'],
+    ['/returns-undefined', 'it returned undefined'],
+    ['/returns-function', 'it returned function'],
+  ])('%s: a load that returns neither a Response to send nor data is the 500 page, one error line saying what it returned', async (path, said) => {
     const { app: served, logs } = app();
     const res = await request(served).get(path);
     expect(res.status).toBe(500);
