@@ -13,7 +13,7 @@ export interface DataAnswer {
   /** The headers `data()` gave; `undefined` for none, most answers. */
   readonly headers: HeadersInit | undefined;
   /** The body's `Content-Type`, unless `headers` names one (as `Response.json()` lets it). */
-  readonly type: string;
+  readonly type: typeof TEXT_TYPE | typeof JSON_TYPE;
   readonly body: string;
 }
 
@@ -42,7 +42,7 @@ function isPlainData(value: unknown): boolean {
  */
 export function dataAnswer({ value, status, headers }: Unwrapped): DataAnswer | undefined {
   let body: string | undefined;
-  let type = JSON_TYPE;
+  let type: DataAnswer['type'] = JSON_TYPE;
   if (typeof value === 'string') {
     body = value;
     type = TEXT_TYPE;

@@ -9,7 +9,7 @@ import { setAnswerHead } from '../http/response-head.ts';
 import { appHeaders, assertNoSharedCookie, setRouteHeaders, type AppHeaders } from '../security/app-headers.ts';
 import { forVisitor, unwrapData, type Unwrapped } from './page-answer.ts';
 import type { PageLifecycle } from './page-lifecycle.ts';
-import { dataAnswer, type DataAnswer } from './resource-data.ts';
+import { dataAnswer, JSON_TYPE, TEXT_TYPE, type DataAnswer } from './resource-data.ts';
 import { ContentLengthError, declaredLength, holdToLength } from './resource-length.ts';
 import { runLoad, type LoadSettings } from './run-loads.ts';
 import { normalizeParams } from './route-params.ts';
@@ -103,7 +103,7 @@ export function createResourceHandler(route: ResourceRouteDefinition, { run: run
       const given: Unwrapped = action === undefined ? unwrapData(answer) : { value: action.data, status: action.status, headers: action.headers };
       let made: DataAnswer | undefined;
       try {
-        made = answer instanceof globalThis.Response ? undefined : dataAnswer(given);
+        made = dataAnswer(given);
       } catch (error) {
         if (lifecycle.enter('done')) throw error;
         return;
@@ -173,17 +173,9 @@ function writeOwnHead(req: Request, res: Response, route: string, status: number
   res.setHeader('Cache-Control', own.cacheControl ?? NOT_KEPT);
 }
 
-/** The own headers of data sent with no `data()` headers, by type: only its `Content-Type`, made once. */
-const TYPE_ONLY = new Map<string, AppHeaders>();
-
-function typeOnly(type: string): AppHeaders {
-  let own = TYPE_ONLY.get(type);
-  if (own === undefined) {
-    own = { headers: [['content-type', type]], cookies: [], cacheControl: undefined };
-    TYPE_ONLY.set(type, own);
-  }
-  return own;
-}
+/** The own headers of data sent with no `data()` headers: only its `Content-Type`, made once. */
+const JSON_TYPE_ONLY: AppHeaders = { headers: [['content-type', JSON_TYPE]], cookies: [], cacheControl: undefined };
+const TEXT_TYPE_ONLY: AppHeaders = { headers: [['content-type', TEXT_TYPE]], cookies: [], cacheControl: undefined };
 
 /**
  * The own headers of data sent with `data()`'s: its type unless they name one, and a
@@ -191,13 +183,12 @@ function typeOnly(type: string): AppHeaders {
  * one is the 500 page, before anything is sent.
  */
 function dataHeaders(req: Request, route: string, { headers, type, body }: DataAnswer): AppHeaders {
-  if (headers === undefined) return typeOnly(type);
+  if (headers === undefined) return type === JSON_TYPE ? JSON_TYPE_ONLY : TEXT_TYPE_ONLY;
   const given = new Headers(headers);
   if (!given.has('content-type')) given.set('content-type', type);
   const length = declaredLength(route, given, true, false);
-  if (length !== undefined && length !== Buffer.byteLength(body)) {
-    throw new ContentLengthError(route, `has Content-Length ${length} where its data is ${Buffer.byteLength(body)} bytes`);
-  }
+  const bytes = length === undefined ? length : Buffer.byteLength(body);
+  if (length !== bytes) throw new ContentLengthError(route, `has Content-Length ${length} where its data is ${bytes} bytes`);
   return appHeaders(req, route, given, 'resource');
 }
 
