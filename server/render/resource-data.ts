@@ -40,15 +40,8 @@ function isPlainData(value: unknown): boolean {
  * to send (`undefined`, a function, a `Map`, an object whose `toJSON()` gives nothing). Throws
  * what `JSON.stringify` throws (a `BigInt`, a cycle): the route's fault, its 500 page.
  */
-export function dataAnswer({ value, status, headers }: Unwrapped): DataAnswer | undefined {
-  let body: string | undefined;
-  let type: DataAnswer['type'] = JSON_TYPE;
-  if (typeof value === 'string') {
-    body = value;
-    type = TEXT_TYPE;
-  } else if (isPlainData(value)) {
-    body = JSON.stringify(value) as string | undefined;
-  }
-  if (body === undefined) return undefined;
-  return { status: status ?? 200, headers, type, body };
+export function dataAnswer({ value, status = 200, headers }: Unwrapped): DataAnswer | undefined {
+  if (typeof value === 'string') return { status, headers, type: TEXT_TYPE, body: value };
+  const body = isPlainData(value) ? (JSON.stringify(value) as string | undefined) : undefined;
+  return body === undefined ? undefined : { status, headers, type: JSON_TYPE, body };
 }
