@@ -17,11 +17,13 @@ const ROOT_ID = 'root';
 
 /**
  * Once React has attached, starts in-place navigation (before it, links and forms are the
- * browser's), then marks the root, so tests (and people) can tell both have happened.
+ * browser's; from it, they move in place, the runtime fetched at the first sign of use), then
+ * marks the root, so tests (and people) can tell both have happened.
  */
-function HydrationMarker({ root, telemetry, start }: { readonly root: HTMLElement; readonly telemetry: PageTelemetry | undefined; readonly start: () => Promise<void> }) {
+function HydrationMarker({ root, telemetry, start }: { readonly root: HTMLElement; readonly telemetry: PageTelemetry | undefined; readonly start: () => void }) {
   useEffect(() => {
-    void start().then(() => root.setAttribute('data-hydrated', ''));
+    start();
+    root.setAttribute('data-hydrated', '');
     if (telemetry !== undefined) {
       // A separate chunk, fetched only when vitals are switched on.
       void import('./report-web-vitals.ts').then(({ reportWebVitals }) => reportWebVitals(telemetry, (report) => sendReport(VITALS_ENDPOINT, report)));

@@ -1,8 +1,12 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { installNavigator } from '../shared/api/navigation.ts';
 import type { ClientRoute } from '../shared/protocol/page-data.ts';
 import { applicationErrorMessage, StatusView } from '../shared/views/status-view.tsx';
-import { createRouter } from './router/create-router.ts';
+import { actionOf, installNavigator } from '../shared/api/navigation.ts';
+import { announce } from './router/announcer.ts';
+import type { Router as Runtime } from './router/create-router.ts';
+import { postsInPlace } from './router/form-post.ts';
+import { claimHistory } from './router/history-entry.ts';
+import { RUNTIME_HOST } from './router/runtime-host.ts';
 import type { View } from './view.ts';
 
 /** The Router component's state setter: what the navigation runtime shows a view with. */
@@ -30,8 +34,7 @@ export function StatusOnly({ status, message, digest }: { readonly status: numbe
 }
 
 /**
- * The route table's module (server/render/route-table-module.ts), which the page's loader has
- * fetched beside its code. Without it (a deploy has replaced the server since this document
+ * The route table's module (server/render/route-table-module.ts), fetched with the runtime. Without it (a deploy has replaced the server since this document
  * came, say) links and forms stay the browser's: every page still loads, in full.
  */
 async function importRouteTable(url: string): Promise<readonly ClientRoute[] | undefined> {
@@ -45,16 +48,90 @@ async function importRouteTable(url: string): Promise<readonly ClientRoute[] | u
   }
 }
 
+/** What shows a link or a form is about to be used: the runtime is fetched then, ahead of the click. */
+const INTENT_EVENTS = ['pointerover', 'focusin', 'touchstart'] as const;
+
 /**
- * Starts the navigation runtime after hydration: once the route table is in, links and forms of
- * pages with code move in place. `initial` is the view the document was hydrated with,
- * `routeTable` the URL of the table's module; without one, nothing moves in place. The one
- * place the runtime is given the browser's own globals.
+ * Makes links and forms of pages with code move in place once the document has hydrated. The
+ * runtime that does it (router/create-router.ts) and the route table are fetched at the first
+ * sign they are needed: a pointer over or focus on a link or a form, a prefetch, a fetcher's
+ * request, a click or a submission, which the runtime then carries out. A page that is only
+ * read never loads them. `initial` is the view the document was hydrated with, `routeTable` the
+ * URL of the table's module; without one, nothing moves in place. The one place the runtime is
+ * given the browser's own globals.
  */
-export async function startNavigation(initial: View, routeTable: string | undefined): Promise<void> {
-  const table = routeTable === undefined ? undefined : await importRouteTable(routeTable);
-  if (table === undefined) return;
-  const router = createRouter(history, fetch, table, initial, (view) => showView?.(view));
-  shown = router.shown;
-  installNavigator(router);
+export function startNavigation(initial: View, routeTable: string | undefined): void {
+  if (routeTable === undefined) return;
+  const claim = claimHistory(history, initial.key);
+  // The live region is there from the start: screen readers often miss one filled as it is inserted.
+  announce('');
+  let loading: Promise<Runtime | undefined> | undefined;
+  let runtime: Runtime | undefined;
+  /** Whether the runtime could not be loaded (a deploy has replaced the server since, say): the browser does the rest. */
+  let failed = false;
+  function load(): Promise<Runtime | undefined> {
+    loading ??= Promise.all([import('./router/create-router.ts'), importRouteTable(routeTable ?? '')])
+      .then(([{ createRouter }, table]) => {
+        // What kept the table out is in the console already (importRouteTable).
+        if (table === undefined) {
+          failed = true;
+          return undefined;
+        }
+        const router = createRouter(history, fetch, table, initial, (view) => showView?.(view), claim, RUNTIME_HOST);
+        shown = router.shown;
+        runtime = router;
+        installNavigator(router);
+        return router;
+      })
+      .catch((error: unknown) => {
+        console.error(error);
+        failed = true;
+        return undefined;
+      });
+    return loading;
+  }
+  const onIntent = (event: Event) => {
+    if (event.target instanceof Element && event.target.closest('a[href],form') !== null) void load();
+  };
+  for (const type of INTENT_EVENTS) addEventListener(type, onIntent, { capture: true, passive: true });
+  // Back or forward to another page before the runtime is in: to an entry the document had
+  // before a reload, which Chrome keeps as this one's. The runtime shows it once loaded, or the
+  // browser loads it in full; once in, its own listener takes every move.
+  addEventListener('popstate', (event) => {
+    if (runtime !== undefined || location.pathname + location.search === claim.here) return;
+    void load().then((router) => (router === undefined ? location.reload() : router.pop(event)));
+  });
+  // Until the runtime is in: what is sure to stay with the browser is answered at once, the rest
+  // is taken (the click's default prevented) and handed to the runtime once it has loaded, or
+  // back to the browser when it cannot be.
+  installNavigator({
+    navigate(url, options) {
+      if (failed || url.origin !== location.origin || (url.hash !== '' && url.pathname + url.search === location.pathname + location.search)) return false;
+      void load().then((router) => {
+        if (router?.navigate(url, options) !== true) location[options?.replace === true ? 'replace' : 'assign'](url.href);
+      });
+      return true;
+    },
+    submit(form, submitter) {
+      if (failed || !postsInPlace(form, submitter) || actionOf(form, submitter).origin !== location.origin) return false;
+      void load().then((router) => {
+        // Sent again as the visitor sent it, to the runtime now installed or, failing it, to the browser.
+        if (router?.submit(form, submitter) !== true) form.requestSubmit(submitter);
+      });
+      return true;
+    },
+    prefetch(url, data) {
+      void load().then((router) => router?.prefetch(url, data));
+    },
+    async fetch(url, body, signal) {
+      const router = await load();
+      if (router === undefined) throw new Error('the navigation runtime could not be loaded');
+      return router.fetch(url, body, signal);
+    },
+    async revalidate(onShow, after) {
+      const router = await load();
+      if (router === undefined) onShow();
+      else await router.revalidate(onShow, after);
+    },
+  });
 }

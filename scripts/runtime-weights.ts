@@ -48,3 +48,9 @@ for (const [input, bytes] of outsideReact.sort((a, b) => b[1] - a[1])) {
   if (bytes === 0) continue;
   process.stdout.write(`${n(bytes).padStart(9)}  ${n(estimate(bytes)).padStart(11)}  ${input}\n`);
 }
+process.stdout.write(`\n${'minified'.padStart(9)}  ${'gzip'.padStart(11)}  loaded later, by a dynamic import, if ever\n`);
+for (const chunk of page.later) {
+  const own = chunk.modules.filter((input) => !input.startsWith('node_modules/'));
+  const named = own.length > 0 ? own : [groupOf(chunk.modules[0] ?? '')];
+  process.stdout.write(`${n(chunk.bytes).padStart(9)}  ${n(chunk.gzipBytes).padStart(11)}  ${named.join(', ')}\n`);
+}

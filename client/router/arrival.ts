@@ -1,5 +1,3 @@
-import { announce } from './document-head.ts';
-
 /** How a view shown is arrived at, once React has it on the screen. */
 export interface Arrival {
   readonly scroll?: readonly [number, number] | undefined;
@@ -23,8 +21,8 @@ function fragmentId(hash: string): string {
   }
 }
 
-/** After React has shown a new view (not a revalidation's): scroll, focus the main heading, announce the title. */
-export function arrive(done: Arrival): void {
+/** After React has shown a new view (not a revalidation's): scroll, focus the main heading, announce the title (with `announce`, announcer.ts). */
+export function arrive(done: Arrival, announce: (text: string) => void): void {
   // A form answered with field errors: its first invalid field takes the focus and comes into
   // view, as the browser's own validation would do, rather than the page's heading at the top.
   document.querySelector<HTMLElement>('#root [aria-invalid=true]')?.focus();

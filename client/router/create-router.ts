@@ -1,20 +1,17 @@
-import { startTransition } from 'react';
-import { flushSync } from 'react-dom';
-import { actionOf, fieldsOf, setNavigationState, submissionOf, type Navigator } from '../../shared/api/navigation.ts';
+import type { Navigator } from '../../shared/api/navigation.ts';
 import type { ClientRoute } from '../../shared/protocol/page-data.ts';
-import { pageDataIn } from '../page-data.ts';
 import type { View } from '../view.ts';
 import { arrive, type Arrival } from './arrival.ts';
 import { keepable, requestData } from './data-request.ts';
-import { announce, runScript, setHead, type Head } from './document-head.ts';
+import { runScript, setHead, type Head } from './document-head.ts';
 import { createFetcherRequest } from './fetcher-request.ts';
-import { postsInPlace } from './form-post.ts';
 import type { Go } from './go-options.ts';
-import { keptScroll, saveScroll, type EntryState } from './history-entry.ts';
+import type { EntryState, HistoryClaim } from './history-entry.ts';
 import { failedSubmission, isMeta, lines, redirectOf, routeModulesOf, runScripts, statusView, withKeptLayouts } from './page-answer.ts';
 import { createPrefetch, PREFETCH_FRESH_MS, type Prefetched } from './prefetch.ts';
 import { createRevalidation } from './revalidation.ts';
 import { applyStyles, loadStyles } from './styles.ts';
+import type { RuntimeHost } from './runtime-host.ts';
 import { MAX_KEPT, type KeptView } from './view-memory.ts';
 
 /** A navigation slower than this shows the progress bar; a faster one never flashes it. */
@@ -25,28 +22,36 @@ const MAX_REDIRECTS = 10;
 /** The navigation runtime: what links and forms ask of it, and `shown`, which the view on the screen calls once React has it there. */
 export interface Router extends Navigator {
   shown(): void;
+  /** A move back or forward the runtime's own listener missed: made after a reload (Chrome keeps the earlier document's entries as this one's), before it started. */
+  pop(event: PopStateEvent): void;
 }
 
 /**
- * Starts the navigation runtime on a hydrated document, with the `history` and `fetch` it uses,
- * the route `table`, the view the document was hydrated with (`initial`) and `show`, which puts a
- * view on the screen (the Router component's state); React calls `shown` once it is there.
+ * Starts the navigation runtime on a hydrated document whose history is claimed already
+ * (`claim`, claimHistory's), with the `history` and `fetch` it uses, the route `table`, the view
+ * on the screen (`initial`) and `show`, which puts a view on the screen (the Router component's
+ * state); React calls `shown` once it is there. `host` is what it uses of the page's first-load
+ * code (runtime-host.ts). A move back or forward made before it started is handed to `pop`.
  */
-export function createRouter(history: History, fetch: typeof globalThis.fetch, table: readonly ClientRoute[], initial: View, show: (view: View) => void): Router {
+export function createRouter(
+  history: History,
+  fetch: typeof globalThis.fetch,
+  table: readonly ClientRoute[],
+  initial: View,
+  show: (view: View) => void,
+  claim: HistoryClaim,
+  host: RuntimeHost,
+): Router {
+  const { startTransition, flushSync, actionOf, fieldsOf, setNavigationState, submissionOf, pageDataIn, postsInPlace, keptScroll, saveScroll } = host;
+  const { doc } = claim;
   const routes = table.map((route) => ({ ...route, pattern: new RegExp(route.source, route.flags) }));
   const nonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
   /** The view on the screen (or on its way): whose layouts a navigation may keep. */
   let current = initial;
   let nextKey = 1;
-  /**
-   * This document's mark on the history entries it made. Keys start again in every document, so
-   * an entry another document left (before a reload, or a page loaded in full) holds a key that
-   * may name a view of this one: only entries with this mark are looked up.
-   */
-  const doc = Math.random();
   const at = () => location.pathname + location.search;
   /** The path and query on the screen: history that changes only the fragment stays on this page. */
-  let here = at();
+  let here = claim.here;
   let inFlight: AbortController | undefined;
   /** The in-flight request when it is a revalidation (Navigator.revalidate), which a navigation replaces but never the other way round. */
   let refreshing: AbortController | undefined;
@@ -200,7 +205,7 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
       const type = response.headers.get('content-type') ?? '';
       // A status page; a resource route's own JSON that is no error is no page (below).
       if (type.startsWith('application/json') && !response.ok) {
-        const view = await statusView(response, key);
+        const view = await statusView(response, key, host.statusMessage);
         if (controller.signal.aborted) return;
         record(options, key, landed);
         // Not kept for back and forward: every status answer is no-store.
@@ -258,19 +263,6 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
     else void go(url, { pop: { scroll: restore } });
   }
 
-  // The document's own view is not kept: its Cache-Control is the document's, which no script
-  // can read, and a page's is no-store unless it says otherwise. Back there loads it again.
-  // The browser's own restoration would fight the runtime's; so the runtime restores a reload's,
-  // and a return from another document's, from the scroll kept in the entry (saveScroll).
-  history.scrollRestoration = 'manual';
-  const scroll = keptScroll(Object(history.state));
-  if (scroll !== undefined) scrollTo(...scroll);
-  history.replaceState({ ...history.state, key: initial.key, doc }, '');
-  // Kept as each scroll ends, not as the page goes: Chrome keeps no history change made while a
-  // reload or another document unloads this one.
-  addEventListener('scrollend', () => saveScroll(history));
-  // The live region is there from the start: screen readers often miss one filled as it is inserted.
-  announce('');
   addEventListener('popstate', onPopState);
   return {
     navigate(url, options) {
@@ -288,13 +280,14 @@ export function createRouter(history: History, fetch: typeof globalThis.fetch, t
       return true;
     },
     prefetch: createPrefetch(fetch, nonce, routeOf, prefetched, (url) => keepable(current, url, false)),
-    fetch: createFetcherRequest(fetch, prefetched, follow, run),
+    fetch: createFetcherRequest(fetch, prefetched, follow, run, host),
     revalidate,
+    pop: onPopState,
     shown() {
       const done = arrival;
       arrival = undefined;
       done?.shown?.();
-      if (done !== undefined && done.shown === undefined) arrive(done);
+      if (done !== undefined && done.shown === undefined) arrive(done, host.announce);
     },
   };
 }

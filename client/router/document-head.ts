@@ -25,17 +25,6 @@ export function setHead(title: string, head: Head): void {
   if (head.canonical !== undefined) document.head.append(Object.assign(document.createElement('link'), { rel: 'canonical', href: head.canonical }));
 }
 
-/** Tells screen readers where they are now, as a page load would. */
-export function announce(text: string): void {
-  let region = document.getElementById('nav-announcer');
-  if (region === null) {
-    // ARIA's reflected properties set the attributes (aria-live, aria-atomic).
-    region = Object.assign(document.createElement('div'), { id: 'nav-announcer', className: 'sr-only', ariaLive: 'assertive', ariaAtomic: 'true' });
-    document.body.append(region);
-  }
-  region.textContent = text;
-}
-
 /** Runs a script of the server's under the page's nonce: the page data it carries builds itself. */
 export function runScript(nonce: string, code: string): void {
   const script = document.createElement('script');

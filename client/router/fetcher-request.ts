@@ -1,20 +1,21 @@
-import { submissionOf, type FetcherAnswer } from '../../shared/api/navigation.ts';
-import { valueIn } from '../page-data.ts';
+import type { FetcherAnswer } from '../../shared/api/navigation.ts';
 import { requestData } from './data-request.ts';
 import type { Go } from './go-options.ts';
 import { isMeta, lines, redirectOf, runScripts } from './page-answer.ts';
+import type { RuntimeHost } from './runtime-host.ts';
 
 /**
  * A fetcher's requests (Navigator.fetch): each answer rebuilt in a scope of its own, the page
  * left as it is. The router's own pieces are passed in as they are, no wrapper made for them:
  * `fetch`, its prefetches (a post forgets them), `follow` (where a redirect said, in place when
- * it can be) and `run` (a data script).
+ * it can be), `run` (a data script) and what it borrows of the first load's code (`host`).
  */
 export function createFetcherRequest(
   fetch: typeof globalThis.fetch,
   prefetched: Map<string, unknown>,
   follow: (url: URL, options: Go) => Promise<void>,
   run: (code: string) => void,
+  { submissionOf, valueIn }: Pick<RuntimeHost, 'submissionOf' | 'valueIn'>,
 ): (url: URL, body: URLSearchParams | undefined, signal: AbortSignal) => Promise<FetcherAnswer> {
   let count = 0;
   return async function fetchData(url, body, signal) {

@@ -1,6 +1,5 @@
 import { NAVIGATION_REDIRECT_HEADER } from '../../shared/protocol/navigation-headers.ts';
 import type { EmbeddedPageData, LayoutData, PageDataMeta } from '../../shared/protocol/page-data.ts';
-import { statusMessage } from '../../shared/wording/status-messages.ts';
 import type { RouteModule, View } from '../view.ts';
 
 /** Lines of the page-data answer (server/render/page-data-answer.ts) as they arrive. */
@@ -88,7 +87,11 @@ export function failedSubmission(key: number, error: unknown): View {
 }
 
 /** A status page's answer, as JSON, as its view: the same words as the full page (the app's, in the request's language, docs/status-pages.md). */
-export async function statusView(response: Response, key: number): Promise<View & { readonly status: number; readonly message: string }> {
+export async function statusView(
+  response: Response,
+  key: number,
+  statusMessage: (status: number) => string,
+): Promise<View & { readonly status: number; readonly message: string }> {
   const { digest, message } = Object(await response.json()) as { readonly digest?: unknown; readonly message?: unknown };
   const { status } = response;
   return { key, status, message: typeof message === 'string' ? message : statusMessage(status), digest: typeof digest === 'string' ? digest : undefined };

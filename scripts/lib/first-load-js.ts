@@ -82,6 +82,14 @@ export interface FirstLoadParts {
   readonly weight: JavaScriptWeight;
   /** Source path (from the repository's root, as esbuild names it) to its bytes in the served files. */
   readonly modules: ReadonlyMap<string, number>;
+  /** The chunks only a dynamic import loads, later if ever (the navigation runtime, web vitals): their source modules and weight. */
+  readonly later: readonly LaterChunk[];
+}
+
+export interface LaterChunk {
+  readonly modules: readonly string[];
+  readonly bytes: number;
+  readonly gzipBytes: number;
 }
 
 /**
@@ -108,7 +116,13 @@ async function firstLoadBuiltInMemory(routesModule: string, route: string, extra
   const modules = new Map<string, number>();
   for (const output of outputs)
     for (const [input, { bytesInOutput }] of Object.entries(result.metafile.outputs[output]?.inputs ?? {})) modules.set(input, (modules.get(input) ?? 0) + bytesInOutput);
-  return { weight: weigh(files), modules };
+  const later = Object.entries(result.metafile.outputs)
+    .filter(([output]) => output.endsWith('.js') && !wanted.has(resolve(ROOT, output)))
+    .map(([output, meta]) => {
+      const contents = result.outputFiles.find((out) => out.path === resolve(ROOT, output))?.contents ?? new Uint8Array();
+      return { modules: Object.keys(meta.inputs), bytes: contents.byteLength, gzipBytes: gzipSync(contents).byteLength };
+    });
+  return { weight: weigh(files), modules, later };
 }
 
 const SMALLEST_ENTRY = join(import.meta.dirname, 'smallest-hydrating-entry.tsx');

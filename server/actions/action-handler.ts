@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isInvalidSubmission } from '../../shared/api/action-helpers.ts';
 import { isRedirect } from '../../shared/api/answers.ts';
-import { FORM_TOKEN_FIELD } from '../../shared/protocol/navigation-headers.ts';
+import { FORM_TOKEN_FIELD } from '../../shared/protocol/form-token-field.ts';
 import type { RouteDefinition } from '../../shared/api/route-definition.ts';
 import { createLoadContext } from '../render/request-context.ts';
 import { requestUrl } from '../render/request-url.ts';

@@ -93,17 +93,17 @@ export function loadClientAssets(dir: string, { inlineStylesheetMaxBytes = INLIN
  * The inline script that starts a page's code (docs/rendering.md, "Client code"): once the
  * first frame is on screen (or after 100 ms, for a tab in the background), it adds the page's
  * chunks as modulepreloads and its entry as a module script, under the nonce of the script
- * itself, and the route table's module (route-table-module.ts) beside the chunks. The first
- * paint never waits for the bundle to download or run: a phone's first contentful paint is the
- * shell's, and hydration follows a frame later. The URLs are the build's own
+ * itself. The first paint never waits for the bundle to download or run: a phone's first
+ * contentful paint is the shell's, and hydration follows a frame later. The route table's
+ * module is not among them: the navigation runtime fetches it with its own code, at the first
+ * sign a link or a form is about to be used (client/router.tsx). The URLs are the build's own
  * (`/assets/name-HASH.js`), written as JSON string literals.
  */
-export function bootstrapScript({ script, preloads }: Pick<PageAssets, 'script' | 'preloads'>, routeTable?: string): string {
-  const modules = routeTable === undefined ? preloads : [...preloads, routeTable];
+export function bootstrapScript({ script, preloads }: Pick<PageAssets, 'script' | 'preloads'>): string {
   return (
     '(function(s,p,n){var d=document,g=0;function go(){if(g)return;g=1;setTimeout(function(){' +
     'p.forEach(function(h){var l=d.createElement("link");l.rel="modulepreload";l.href=h;l.nonce=n;d.head.appendChild(l)});' +
     'var e=d.createElement("script");e.type="module";e.src=s;e.nonce=n;d.head.appendChild(e)},0)}' +
-    `requestAnimationFrame(go);setTimeout(go,100)})(${JSON.stringify(script)},${JSON.stringify(modules)},document.currentScript.nonce)`
+    `requestAnimationFrame(go);setTimeout(go,100)})(${JSON.stringify(script)},${JSON.stringify(preloads)},document.currentScript.nonce)`
   );
 }

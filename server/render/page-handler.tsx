@@ -79,7 +79,7 @@ export function createPageHandler(routeDefinition: PageRouteDefinition, options:
     ],
     hasBoundary: routeDefinition.ErrorBoundary !== undefined || (routeDefinition.layouts ?? []).some((layout) => layout.ErrorBoundary !== undefined),
     // The route table's module is fetched with the page's code, ready when navigation starts.
-    bootstrapScriptContent: assets === undefined ? undefined : bootstrapScript(assets, client.routeTable),
+    bootstrapScriptContent: assets === undefined ? undefined : bootstrapScript(assets),
     // Each with its text when small enough to travel inside the document (client-assets.ts).
     styles: (assets?.styles ?? []).map((href) => ({ href, css: client.assets?.inlineStyles.get(href) })),
     // Where the route table is, the same on every page: written once (data-stream.ts).

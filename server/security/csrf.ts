@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { HttpError } from '../../shared/api/http-error.ts';
-import { FORM_TOKEN_FIELD } from '../../shared/protocol/navigation-headers.ts';
+import { FORM_TOKEN_FIELD } from '../../shared/protocol/form-token-field.ts';
 import { createHmacSigner, type HmacSigner } from './hmac-signer.ts';
 import { randomText } from './random-pool.ts';
 

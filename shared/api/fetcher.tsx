@@ -2,7 +2,7 @@ import { useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } fro
 import type { FormProps } from './form.tsx';
 import { statusMessage } from '../wording/status-messages.ts';
 import { actionOf, currentNavigator, fieldsOf, installedNavigator, submissionOf, submitterOf, useFormToken } from './navigation.ts';
-import { FORM_TOKEN_FIELD } from '../protocol/navigation-headers.ts';
+import { FORM_TOKEN_FIELD } from '../protocol/form-token-field.ts';
 import { routeErrorOf } from './route-errors.tsx';
 import type { ActionDataOf } from './route-hooks.tsx';
 

@@ -1,6 +1,6 @@
 import type { FormHTMLAttributes, ReactNode } from 'react';
 import { currentNavigator, submitterOf, useFormToken } from './navigation.ts';
-import { FORM_TOKEN_FIELD } from '../protocol/navigation-headers.ts';
+import { FORM_TOKEN_FIELD } from '../protocol/form-token-field.ts';
 
 export interface FormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, 'method'> {
   /** `post` sends to the route's action; `get` is a plain search form. */

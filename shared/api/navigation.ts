@@ -1,5 +1,5 @@
 import { createContext, useContext, useSyncExternalStore, type FormEvent } from 'react';
-import { FORM_TOKEN_FIELD } from '../protocol/navigation-headers.ts';
+import { FORM_TOKEN_FIELD } from '../protocol/form-token-field.ts';
 
 /**
  * What links and forms ask of the browser's navigation runtime (client/router.tsx), which

@@ -1,11 +1,9 @@
 /**
  * The names the browser runtime and the server agree on for in-place navigation: its request
- * and answer headers, the scopes its data scripts write into, and the form field of the
- * cross-site token (docs/navigation.md). Changing one changes the protocol on both sides.
+ * and answer headers and the scopes its data scripts write into (docs/navigation.md). Changing
+ * one changes the protocol on both sides. Only the navigation runtime reads them in the
+ * browser; the form token's field, which every form renders, is in form-token-field.ts.
  */
-
-/** The name of the form field that carries the token. */
-export const FORM_TOKEN_FIELD = '_csrf';
 
 /** The request header that asks a page for its data instead of its document. */
 export const NAVIGATION_HEADER = 'x-navigation';

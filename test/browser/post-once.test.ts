@@ -13,7 +13,7 @@ async function runsOf(key: string): Promise<number> {
 }
 
 /** The form page, hydrated, with a marker on `window` that only survives while the document stays. */
-async function openForm(key: string): Promise<{ page: Page; documents: string[]; problems: string[]; close: () => Promise<void> }> {
+async function openForm(key: string): Promise<{ page: Page; scripts: string[]; documents: string[]; problems: string[]; close: () => Promise<void> }> {
   const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
   const watched = await watchedPage(context);
   await watched.page.goto(`${session.server.origin}/fixtures/post-once/${key}`);
@@ -42,7 +42,14 @@ async function expectRanOnceAndShowedTheError(key: string, page: Page, documents
 describe('an in-place post that fails after the server may have run the action is never sent again', () => {
   test("the answer's page code fails to load (a deploy removed it): the action ran once, the error view shows", async () => {
     const key = `chunk-${Date.now()}`;
-    const { page, documents, problems, close } = await openForm(key);
+    const { page, scripts, documents, problems, close } = await openForm(key);
+    // The navigation runtime is in (a pointer came over the form) before the deploy takes the
+    // build away; without it, the browser posts (lazy-navigation.test.ts).
+    await page.hover('#post-once-submit');
+    await expect.poll(() => scripts.some((url) => /\/assets\/routes-[0-9a-f]+\.js$/.test(url))).toBe(true);
+    await expect
+      .poll(() => page.evaluate((urls) => urls.every((url) => performance.getEntriesByName(url).some((entry) => Reflect.get(entry, 'responseEnd') > 0)), scripts))
+      .toBe(true);
     await page.route('**/assets/**', (route) => route.fulfill({ status: 404, body: 'gone' }));
     await submitAndSettle(page);
     await expectRanOnceAndShowedTheError(key, page, documents);

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
 import { START_EXIT } from '../../server/start-server.ts';
-import { FORM_TOKEN_FIELD } from '../../shared/protocol/navigation-headers.ts';
+import { FORM_TOKEN_FIELD } from '../../shared/protocol/form-token-field.ts';
 import { waitFor } from '../support/build-app.ts';
 import { startServerProcess, type ServerProcess } from '../support/proxy-harness.ts';
 import { startServerEntry } from '../support/server-process.ts';

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import request from 'supertest';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createCsrfCheck, CSRF_COOKIE, issueToken } from '../../server/security/csrf.ts';
-import { FORM_TOKEN_FIELD } from '../../shared/protocol/navigation-headers.ts';
+import { FORM_TOKEN_FIELD } from '../../shared/protocol/form-token-field.ts';
 import { defineRoute, type RouteDefinition } from '../../shared/api/route-definition.ts';
 import { buildApp, type LogLine, type TestApp } from '../support/build-app.ts';
 import { closeTestServers, listenForTest } from '../support/http-client.ts';

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { type Fetcher, type FetcherInFlight, useFetcher, useFetchers } from '../../shared/api/fetcher.tsx';
 import { type FetcherAnswer, FormTokenContext, installNavigator, type Submission } from '../../shared/api/navigation.ts';
 import { isRouteErrorResponse, ServerRouteError } from '../../shared/api/route-errors.tsx';
-import { FORM_TOKEN_FIELD } from '../../shared/protocol/navigation-headers.ts';
+import { FORM_TOKEN_FIELD } from '../../shared/protocol/form-token-field.ts';
 import { statusMessage } from '../../shared/wording/status-messages.ts';
 import { type HeadlessRoot, headlessRoot } from '../support/headless-root.ts';
 

@@ -5,7 +5,8 @@ import { ACTION_BODY_LIMIT_BYTES, ACTION_FIELD_LIMIT } from '../../server/action
 import { CSRF_COOKIE, issueToken } from '../../server/security/csrf.ts';
 import { invalid, redirect, type InvalidData } from '../../shared/api/action-helpers.ts';
 import { Form } from '../../shared/api/form.tsx';
-import { FORM_TOKEN_FIELD, NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/protocol/navigation-headers.ts';
+import { NAVIGATION_HEADER, NAVIGATION_SCOPE_HEADER } from '../../shared/protocol/navigation-headers.ts';
+import { FORM_TOKEN_FIELD } from '../../shared/protocol/form-token-field.ts';
 import { defineRoute, route, type ActionContext, type PageProps, type RouteDefinition } from '../../shared/api/route-definition.ts';
 import { forbidden } from '../../shared/api/status-helpers.ts';
 import { buildApp, errorLines, LEVEL, type LogLine, type TestApp } from '../support/build-app.ts';

@@ -1,6 +1,8 @@
 import { runInThisContext } from 'node:vm';
 import { vi } from 'vitest';
 import { createRouter, type Router } from '../../../client/router/create-router.ts';
+import { claimHistory } from '../../../client/router/history-entry.ts';
+import { RUNTIME_HOST } from '../../../client/router/runtime-host.ts';
 import type { View } from '../../../client/view.ts';
 import { createDataStream } from '../../../server/render/data-stream.ts';
 import { NAVIGATION_REDIRECT_HEADER, NAVIGATION_SCOPE_HEADER } from '../../../shared/protocol/navigation-headers.ts';
@@ -227,9 +229,20 @@ export function startRouter(routes: RouteTable, at = 'https://example.test/', in
   const browser = fakeBrowser(at);
   before?.(browser);
   const shown: View[] = [];
-  const router: Router = createRouter(browser.history as unknown as History, browser.fetch, routes, initial, (view) => {
-    shown.push(view);
-  });
+  // As the page's first-load code does once it has hydrated (client/router.tsx): the history first.
+  const history = browser.history as unknown as History;
+  const claim = claimHistory(history, initial.key);
+  const router: Router = createRouter(
+    history,
+    browser.fetch,
+    routes,
+    initial,
+    (view) => {
+      shown.push(view);
+    },
+    claim,
+    RUNTIME_HOST,
+  );
   const titles = () => shown.map((view) => ('page' in view ? view.page.data : view.status));
   return { browser, router, shown, titles };
 }

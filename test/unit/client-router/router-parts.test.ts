@@ -1,11 +1,13 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { arrive } from '../../../client/router/arrival.ts';
-import { announce, setHead } from '../../../client/router/document-head.ts';
+import { announce } from '../../../client/router/announcer.ts';
+import { setHead } from '../../../client/router/document-head.ts';
 import { postsInPlace } from '../../../client/router/form-post.ts';
 import { keptScroll, saveScroll } from '../../../client/router/history-entry.ts';
 import { isMeta, lines, routeModulesOf, statusView, withKeptLayouts } from '../../../client/router/page-answer.ts';
 import { applyStyles, loadStyles } from '../../../client/router/styles.ts';
 import type { View } from '../../../client/view.ts';
+import { statusMessage } from '../../../shared/wording/status-messages.ts';
 
 /**
  * The router's parts that read or change the document (client/router/): what a form posts in
@@ -224,7 +226,7 @@ describe('a view arrived at (arrive)', () => {
     const { document, body } = fakeDocument({ '#root main h1': [heading] });
     document.title = 'Guests';
     const scrolled = scrolls();
-    arrive({ announce: true });
+    arrive({ announce: true }, announce);
     expect(scrolled).toEqual([[0, 0]]);
     expect(heading.attributes.get('tabindex')).toBe('-1');
     expect(heading.focused).toEqual({ preventScroll: true });
@@ -235,7 +237,7 @@ describe('a view arrived at (arrive)', () => {
     const heading = element('h1', { tabindex: '0' });
     const { body } = fakeDocument({ '#root h1': [heading] });
     scrolls();
-    arrive({ announce: false });
+    arrive({ announce: false }, announce);
     expect(heading.attributes.get('tabindex')).toBe('0');
     expect(heading.focused).toEqual({ preventScroll: true });
     expect(body).toEqual([]);
@@ -246,12 +248,12 @@ describe('a view arrived at (arrive)', () => {
     const odd = element('section');
     fakeDocument({}, { café: target, '%E0%A4%A': odd });
     const scrolled = scrolls();
-    arrive({ announce: false, scroll: [0, 300], hash: '#caf%C3%A9' });
+    arrive({ announce: false, scroll: [0, 300], hash: '#caf%C3%A9' }, announce);
     expect(scrolled).toEqual([[0, 300]]);
     expect(target.scrolledIntoView).toBe(false);
-    arrive({ announce: false, hash: '#caf%C3%A9' });
+    arrive({ announce: false, hash: '#caf%C3%A9' }, announce);
     expect(target.scrolledIntoView).toBe(true);
-    arrive({ announce: false, hash: '#%E0%A4%A' });
+    arrive({ announce: false, hash: '#%E0%A4%A' }, announce);
     expect(odd.scrolledIntoView).toBe(true);
     expect(scrolled).toEqual([[0, 300]]);
   });
@@ -262,7 +264,7 @@ describe('a view arrived at (arrive)', () => {
     const { document } = fakeDocument({ '#root main h1': [heading], '#root [aria-invalid=true]': [invalid] });
     document.activeElement = { matches: (selector: string) => selector === '#root input,#root textarea,#root select' };
     const scrolled = scrolls();
-    arrive({ announce: false });
+    arrive({ announce: false }, announce);
     expect(invalid.focused).toBe(true);
     expect(scrolled).toEqual([]);
     expect(heading.focused).toBeUndefined();
@@ -330,8 +332,18 @@ describe("a data answer's parts (page-answer.ts)", () => {
 
   test("a status answer's view takes its words and digest, else the status's own words", async () => {
     const json = (body: unknown, status: number) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-    await expect(statusView(json({ message: 'Gone away.', digest: 'abc123' }, 410), 7)).resolves.toEqual({ key: 7, status: 410, message: 'Gone away.', digest: 'abc123' });
-    await expect(statusView(json({ message: 3, digest: 4 }, 404), 8)).resolves.toEqual({ key: 8, status: 404, message: 'This page could not be found.', digest: undefined });
-    await expect(statusView(json(null, 404), 9)).resolves.toMatchObject({ message: 'This page could not be found.' });
+    await expect(statusView(json({ message: 'Gone away.', digest: 'abc123' }, 410), 7, statusMessage)).resolves.toEqual({
+      key: 7,
+      status: 410,
+      message: 'Gone away.',
+      digest: 'abc123',
+    });
+    await expect(statusView(json({ message: 3, digest: 4 }, 404), 8, statusMessage)).resolves.toEqual({
+      key: 8,
+      status: 404,
+      message: 'This page could not be found.',
+      digest: undefined,
+    });
+    await expect(statusView(json(null, 404), 9, statusMessage)).resolves.toMatchObject({ message: 'This page could not be found.' });
   });
 });
