@@ -74,6 +74,18 @@ function guardedSection({ boundary }: { readonly boundary: boolean }) {
                 return new Response(SECRET);
               },
             }),
+            // A resource route that returns its data, sent as Response.json() would send it.
+            defineRoute({
+              path: '/admin/export.json',
+              load: () => {
+                ran.push('resource data load');
+                return { secret: SECRET };
+              },
+              action: () => {
+                ran.push('resource data action');
+                return { saved: SECRET };
+              },
+            }),
           ],
           { id: 'admin' },
         ),
@@ -117,6 +129,9 @@ const KINDS: readonly Kind[] = [
   ['resource GET, forged keep', get('/admin/export', FORGED)],
   ['resource POST', post('/admin/export')],
   ['resource fetcher POST', post('/admin/export', FETCHER)],
+  ['resource data GET', get('/admin/export.json')],
+  ['resource data GET, forged keep', get('/admin/export.json', FORGED)],
+  ['resource data POST', post('/admin/export.json')],
 ];
 
 describe("a layout's refusal holds for every request inside it, whatever the request says it keeps", () => {
@@ -161,7 +176,15 @@ describe("a layout's refusal holds for every request inside it, whatever the req
       'resource GET, forged keep': ['resource load'],
       'resource POST': ['resource action'],
       'resource fetcher POST': ['resource action'],
+      'resource data GET': ['resource data load'],
+      'resource data GET, forged keep': ['resource data load'],
+      'resource data POST': ['resource data action'],
     };
     expect(ran).toEqual(expected[kind] ?? ['page load']);
+    // What a resource route returns as data reaches the admin, as JSON.
+    if (kind.startsWith('resource data')) {
+      expect(res.headers['content-type']).toBe('application/json');
+      expect(res.body).toEqual(kind.endsWith('POST') ? { saved: SECRET } : { secret: SECRET });
+    }
   });
 });
