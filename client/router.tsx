@@ -34,8 +34,9 @@ export function StatusOnly({ status, message, digest }: { readonly status: numbe
 }
 
 /**
- * The route table's module (server/render/route-table-module.ts), fetched with the runtime. Without it (a deploy has replaced the server since this document
- * came, say) links and forms stay the browser's: every page still loads, in full.
+ * The route table's module (server/render/route-table-module.ts), fetched with the runtime.
+ * Without it (a deploy has replaced the server since this document came, say) links and forms
+ * stay the browser's: every page still loads, in full.
  */
 async function importRouteTable(url: string): Promise<readonly ClientRoute[] | undefined> {
   try {
@@ -62,6 +63,7 @@ const INTENT_EVENTS = ['pointerover', 'focusin', 'touchstart'] as const;
  */
 export function startNavigation(initial: View, routeTable: string | undefined): void {
   if (routeTable === undefined) return;
+  const tableUrl = routeTable;
   const claim = claimHistory(history, initial.key);
   // The live region is there from the start: screen readers often miss one filled as it is inserted.
   announce('');
@@ -70,7 +72,7 @@ export function startNavigation(initial: View, routeTable: string | undefined): 
   /** Whether the runtime could not be loaded (a deploy has replaced the server since, say): the browser does the rest. */
   let failed = false;
   function load(): Promise<Runtime | undefined> {
-    loading ??= Promise.all([import('./router/create-router.ts'), importRouteTable(routeTable ?? '')])
+    loading ??= Promise.all([import('./router/create-router.ts'), importRouteTable(tableUrl)])
       .then(([{ createRouter }, table]) => {
         // What kept the table out is in the console already (importRouteTable).
         if (table === undefined) {
