@@ -177,7 +177,9 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: '404',
     label: '404 page',
-    path: '/no/such/page',
+    // A missing built file: the framework's own 404 status page, as the baselines serve it. An
+    // unknown address elsewhere shows the example app's not-found page inside its layout.
+    path: '/assets/no-such-file.js',
     connections: 50,
     expectedStatus: 404,
     marker: 'This page could not be found.',
