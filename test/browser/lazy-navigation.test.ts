@@ -29,6 +29,15 @@ async function open(path: string, prepare?: (context: BrowserContext) => Promise
 
 const sameDocument = (page: Page) => page.evaluate(() => Reflect.get(window, '__sameDocument') === true);
 
+/** The fixture form's fields set and the form sent by a script: no pointer, no focus, no key. */
+function submitByScript(page: Page, name: string): Promise<void> {
+  return page.evaluate((visitor) => {
+    Object.assign(document.getElementById('name') ?? {}, { value: visitor });
+    Object.assign(document.getElementById('email') ?? {}, { value: 'ada@example.com' });
+    document.querySelector('form')?.requestSubmit(document.getElementById('submit'));
+  }, name);
+}
+
 describe('the navigation runtime, loaded at the first sign of use', () => {
   test('a page only read loads no more than its own code; a pointer on a link fetches the runtime and the route table, and the click moves in place', async () => {
     const { page, scripts, first, documents, problems, close } = await open('/nav/a');
@@ -68,12 +77,7 @@ describe('the navigation runtime, loaded at the first sign of use', () => {
     page.on('request', (request) => {
       if (request.method() === 'POST') posts.push(request.url());
     });
-    // Fields set and the form sent by a script: no pointer, no focus, no key.
-    await page.evaluate(() => {
-      Object.assign(document.getElementById('name') ?? {}, { value: 'Quiet Ada' });
-      Object.assign(document.getElementById('email') ?? {}, { value: 'ada@example.com' });
-      document.querySelector('form')?.requestSubmit(document.getElementById('submit'));
-    });
+    await submitByScript(page, 'Quiet Ada');
     await page.waitForSelector('#done', { timeout: 10_000 });
     expect(await page.textContent('#done-name')).toContain('Quiet Ada');
     expect(await sameDocument(page)).toBe(true);
@@ -101,11 +105,7 @@ describe('the navigation runtime, loaded at the first sign of use', () => {
     page.on('request', (request) => {
       if (request.method() === 'POST') posts.push(request.url());
     });
-    await page.evaluate(() => {
-      Object.assign(document.getElementById('name') ?? {}, { value: 'Plain Ada' });
-      Object.assign(document.getElementById('email') ?? {}, { value: 'ada@example.com' });
-      document.querySelector('form')?.requestSubmit(document.getElementById('submit'));
-    });
+    await submitByScript(page, 'Plain Ada');
     await page.waitForSelector('#done', { timeout: 10_000 });
     expect(await page.textContent('#done-name')).toContain('Plain Ada');
     expect(refused).toBe(1);
