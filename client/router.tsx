@@ -5,7 +5,7 @@ import { actionOf, installNavigator } from '../shared/api/navigation.ts';
 import { announce } from './router/announcer.ts';
 import type { Router as Runtime } from './router/create-router.ts';
 import { postsInPlace } from './router/form-post.ts';
-import { claimHistory } from './router/history-entry.ts';
+import { claimHistory, otherFragmentHere } from './router/history-entry.ts';
 import { RUNTIME_HOST } from './router/runtime-host.ts';
 import type { View } from './view.ts';
 
@@ -108,7 +108,7 @@ export function startNavigation(initial: View, routeTable: string | undefined): 
   // back to the browser when it cannot be.
   installNavigator({
     navigate(url, options) {
-      if (failed || url.origin !== location.origin || (url.hash !== '' && url.pathname + url.search === location.pathname + location.search)) return false;
+      if (failed || url.origin !== location.origin || otherFragmentHere(url)) return false;
       void load().then((router) => {
         if (router?.navigate(url, options) !== true) location[options?.replace === true ? 'replace' : 'assign'](url.href);
       });

@@ -42,7 +42,7 @@ export function createRouter(
   claim: HistoryClaim,
   host: RuntimeHost,
 ): Router {
-  const { startTransition, flushSync, actionOf, fieldsOf, setNavigationState, submissionOf, pageDataIn, postsInPlace, keptScroll, saveScroll } = host;
+  const { startTransition, flushSync, actionOf, fieldsOf, setNavigationState, submissionOf, pageDataIn, postsInPlace, keptScroll, saveScroll, otherFragmentHere } = host;
   const { doc } = claim;
   const routes = table.map((route) => ({ ...route, pattern: new RegExp(route.source, route.flags) }));
   const nonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
@@ -266,8 +266,7 @@ export function createRouter(
   addEventListener('popstate', onPopState);
   return {
     navigate(url, options) {
-      // Same document, another fragment: the browser scrolls by itself.
-      if (url.hash !== '' && url.pathname + url.search === at()) return false;
+      if (otherFragmentHere(url)) return false;
       if (!stays(url)) return false;
       void go(url, { replace: options?.replace });
       return true;

@@ -16,6 +16,11 @@ export function saveScroll(history: History): void {
   history.replaceState({ ...history.state, scroll: [scrollX, scrollY] }, '');
 }
 
+/** Whether a link goes to another fragment of the page on the screen: the browser scrolls there by itself, and the page stays. */
+export function otherFragmentHere(url: URL): boolean {
+  return url.hash !== '' && url.pathname + url.search === location.pathname + location.search;
+}
+
 /** What claimHistory leaves the navigation runtime: this document's mark on its entries (EntryState's `doc`) and the path and query it was claimed at. */
 export interface HistoryClaim {
   readonly doc: number;

@@ -5,7 +5,7 @@ import { statusMessage } from '../../shared/wording/status-messages.ts';
 import { pageDataIn, valueIn } from '../page-data.ts';
 import { announce } from './announcer.ts';
 import { postsInPlace } from './form-post.ts';
-import { keptScroll, saveScroll } from './history-entry.ts';
+import { keptScroll, otherFragmentHere, saveScroll } from './history-entry.ts';
 
 /**
  * What the navigation runtime (create-router.ts) borrows from the code a page loads first,
@@ -28,6 +28,7 @@ export const RUNTIME_HOST = {
   postsInPlace,
   keptScroll,
   saveScroll,
+  otherFragmentHere,
 };
 
 export type RuntimeHost = typeof RUNTIME_HOST;
