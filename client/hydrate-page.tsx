@@ -5,12 +5,11 @@ import { hydrateRoot } from 'react-dom/client';
 import { AppRoot } from '../shared/views/app-root.tsx';
 import { digestOf } from '../shared/views/error-boundary.tsx';
 import { recordServerDigest } from '../shared/protocol/server-digests.ts';
-import { VITALS_ENDPOINT, type PageTelemetry } from '../shared/protocol/telemetry.ts';
+import type { PageTelemetry } from '../shared/protocol/telemetry.ts';
+import type { ReportError } from './page-telemetry.ts';
 import { Router, startNavigation, StatusOnly } from './router.tsx';
 import { levelsOf, type RouteModule, type View } from './view.ts';
 import { readPageData } from './page-data.ts';
-import { reportClientError } from './report-client-error.ts';
-import { sendReport } from './send-beacon.ts';
 
 /** The element the server renders the page into; see server/render/page-document.tsx. */
 const ROOT_ID = 'root';
@@ -20,16 +19,33 @@ const ROOT_ID = 'root';
  * browser's; from it, they move in place, the runtime fetched at the first sign of use), then
  * marks the root, so tests (and people) can tell both have happened.
  */
-function HydrationMarker({ root, telemetry, start }: { readonly root: HTMLElement; readonly telemetry: PageTelemetry | undefined; readonly start: () => void }) {
+function HydrationMarker({ root, start }: { readonly root: HTMLElement; readonly start: () => void }) {
   useEffect(() => {
     start();
     root.setAttribute('data-hydrated', '');
-    if (telemetry !== undefined) {
-      // A separate chunk, fetched only when vitals are switched on.
-      void import('./report-web-vitals.ts').then(({ reportWebVitals }) => reportWebVitals(telemetry, (report) => sendReport(VITALS_ENDPOINT, report)));
-    }
-  }, [root, telemetry, start]);
+  }, [root, start]);
   return null;
+}
+
+/** At most this many errors wait for the telemetry chunk: a page that keeps failing reports its first ones. */
+const WAITING_REPORTS = 10;
+
+/**
+ * Starts the telemetry chunk's fetch (page-telemetry.ts: web vitals and error reports) before
+ * the page hydrates, and gives what reports an error: sent at once when the chunk is in, kept
+ * until then (an error while hydrating comes first).
+ */
+function startTelemetryChunk(telemetry: PageTelemetry): ReportError {
+  let send: ReportError | undefined;
+  const waiting: Parameters<ReportError>[] = [];
+  void import('./page-telemetry.ts').then(({ startTelemetry }) => {
+    send = startTelemetry(telemetry, digestOf);
+    for (const [kind, error] of waiting.splice(0)) send(kind, error);
+  });
+  return (kind, error) => {
+    if (send !== undefined) send(kind, error);
+    else if (waiting.length < WAITING_REPORTS) waiting.push([kind, error]);
+  };
 }
 
 /** React's streaming runtime marks a boundary that failed on the server with its digest. */
@@ -65,7 +81,7 @@ export function startPage(modules: readonly RouteModule[]): void {
   const page = readPageData();
   const { telemetry, development, navigation } = page;
   collectServerDigests(document);
-  const report = telemetry === undefined ? undefined : (kind: 'uncaught' | 'recoverable', error: unknown) => reportClientError(telemetry, kind, error);
+  const report = telemetry === undefined ? undefined : startTelemetryChunk(telemetry);
   const initial: View = { key: 0, modules, page };
   const onError = report === undefined ? {} : { onError: (error: unknown) => report('uncaught', error) };
   const start = () => startNavigation(initial, navigation);
@@ -90,7 +106,7 @@ export function startPage(modules: readonly RouteModule[]): void {
               <StatusOnly status={view.status} message={view.message} digest={view.digest} />
             )}
           </AppRoot>
-          <HydrationMarker root={root} telemetry={telemetry} start={start} />
+          <HydrationMarker root={root} start={start} />
         </>
       )}
     />,

@@ -61,9 +61,10 @@ describe('first-load JavaScript of an app-shaped page', () => {
     for (const part of ['scripts/bench/layout-root.tsx', 'scripts/bench/layout-section.tsx', 'shared/api/fetcher.tsx', 'client/router.tsx', 'client/router/history-entry.ts'])
       expect(modules).toContain(part);
     // The navigation runtime is built, as a chunk of its own that the router's start imports
-    // on a first intent (client/router.tsx): none of its modules is in the first load.
+    // on a first intent (client/router.tsx), and so is telemetry (client/page-telemetry.ts: web
+    // vitals and error reports, fetched only with telemetry on): none of their modules is in the first load.
     const later = page.later.flatMap((chunk) => chunk.modules);
-    expect(later).toContain('client/router/create-router.ts');
+    for (const part of ['client/router/create-router.ts', 'client/page-telemetry.ts', 'client/client-error-report.ts', 'client/send-beacon.ts']) expect(later).toContain(part);
     for (const part of later) expect(modules).not.toContain(part);
     expect(page.weight.gzipBytes - smallest.gzipBytes).toBeLessThanOrEqual(FULL_PAGE_ALLOWANCE_BYTES);
   });
