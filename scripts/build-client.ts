@@ -9,8 +9,9 @@ import { pageModulesPlugin, type ModuleFinisher } from './client-build/page-modu
 import { findPageEntries, type PageEntries } from './client-build/route-table-reader.ts';
 import { serverModulesPlugin } from './client-build/server-modules-plugin.ts';
 import { assetUrlsPlugin } from './client-build/asset-urls-plugin.ts';
+import { lazyChunksPlugin, type LazyChunk } from './client-build/lazy-chunks-plugin.ts';
 
-export { findPageEntries, type PageEntries };
+export { findPageEntries, type LazyChunk, type PageEntries };
 
 /** The framework's folder: this repository, or the installed package (node_modules/react-stream-shell). */
 export const ROOT = resolve(import.meta.dirname, '..');
@@ -45,6 +46,8 @@ const ENTRY_NAMESPACE = 'page-entry';
 const HYDRATE_MODULE = frameworkModule('client', 'hydrate-page.tsx');
 /** The rules of what the framework's client shows (announcer, progress bar, status views): first in every page's stylesheet, so a page's own rules win. */
 const FRAMEWORK_CSS = join(ROOT, 'client', 'framework.css');
+/** What a page loads later by `import()`, each built as a file of its own (lazy-chunks-plugin.ts): the navigation runtime and telemetry. */
+const LAZY_MODULES = [frameworkModule('client', 'router', 'create-router.ts'), frameworkModule('client', 'page-telemetry.ts')];
 
 /**
  * One virtual entry per page module: its layouts' modules and its own (`modules`, outermost
@@ -98,13 +101,19 @@ export interface DevModules {
 /** esbuild settings of the client build, shared by `build` and the watch mode of `dev` (which alone gives `dev`). */
 export function clientBuildOptions(
   entries: PageEntries,
-  { outDir, mode, dev }: Omit<ClientBuildOptions, 'routesModule'> & { readonly dev?: DevModules | undefined },
+  {
+    outDir,
+    mode,
+    dev,
+    onLazyChunk,
+  }: Omit<ClientBuildOptions, 'routesModule'> & { readonly dev?: DevModules | undefined; readonly onLazyChunk?: ((chunk: LazyChunk) => void) | undefined },
 ): esbuild.BuildOptions & { metafile: true } {
   const { files, layouts } = entries;
   return {
     entryPoints: Object.fromEntries([...files.keys()].map((name) => [name, `page-entry:${name}`])),
     // Layout modules lose their server exports as page modules do.
     plugins: [
+      lazyChunksPlugin({ modules: LAZY_MODULES, onChunk: onLazyChunk }),
       pageEntriesPlugin(files, layouts, dev?.first),
       pageModulesPlugin({ pages: files.values(), layouts: [...layouts.values()].flat(), door: readDoor(MAIN_DOOR_FILE), finish: dev?.finish }),
       serverModulesPlugin(),

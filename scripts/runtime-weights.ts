@@ -37,7 +37,7 @@ for (const [input, bytes] of page.modules) groups.set(groupOf(input), (groups.ge
 const n = (value: number) => value.toLocaleString('en-US');
 
 process.stdout.write(
-  `first-load JavaScript of ${path} (${relative(ROOT, routesModule)}): ${n(page.weight.gzipBytes)} gzip bytes in ${page.weight.files.length} files, ${n(page.weight.bytes)} minified\n`,
+  `first-load JavaScript of ${path} (${relative(ROOT, routesModule)}): ${n(page.weight.gzipBytes)} gzip bytes in ${page.weight.files.length} file${page.weight.files.length === 1 ? '' : 's'}, ${n(page.weight.bytes)} minified\n`,
 );
 process.stdout.write(`React's floor (the smallest hydrating bundle): ${n(floor.gzipBytes)} gzip bytes; the rest: ${n(gzipOutside)}\n\n`);
 process.stdout.write(`${'minified'.padStart(9)}  ${'gzip (est.)'.padStart(11)}  group\n`);

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
-import { clientBuildOptions, findPageEntries, ROOT, staticImports } from '../build-client.ts';
+import { clientBuildOptions, findPageEntries, ROOT, staticImports, type LazyChunk } from '../build-client.ts';
 import { assetFile, firstLoadUrls } from './manifest-urls.ts';
 
 /** What a browser downloads before a page can run: bytes as served, and gzipped. */
@@ -106,7 +106,8 @@ async function firstLoadBuiltInMemory(routesModule: string, route: string, extra
   const file = name === undefined ? undefined : entries.files.get(name);
   if (name === undefined || file === undefined) throw new Error(`${routesModule} has no hydrating route "${route}"`);
   const only = { files: new Map([[name, file]]), layouts: new Map([[name, entries.layouts.get(name) ?? []]]), routes: new Map([[route, name]]) };
-  const settings = clientBuildOptions(only, { outDir: join(import.meta.dirname, 'out'), mode: 'production' });
+  const lazy: LazyChunk[] = [];
+  const settings = clientBuildOptions(only, { outDir: join(import.meta.dirname, 'out'), mode: 'production', onLazyChunk: (chunk) => lazy.push(chunk) });
   const result = await esbuild.build({ ...settings, plugins: [...(settings.plugins ?? []), ...extraPlugins], write: false });
   const entry = Object.entries(result.metafile.outputs).find(([, meta]) => meta.entryPoint !== undefined)?.[0];
   if (entry === undefined) throw new Error('the build wrote no entry');
@@ -116,12 +117,16 @@ async function firstLoadBuiltInMemory(routesModule: string, route: string, extra
   const modules = new Map<string, number>();
   for (const output of outputs)
     for (const [input, { bytesInOutput }] of Object.entries(result.metafile.outputs[output]?.inputs ?? {})) modules.set(input, (modules.get(input) ?? 0) + bytesInOutput);
-  const later = Object.entries(result.metafile.outputs)
-    .filter(([output]) => output.endsWith('.js') && !wanted.has(resolve(ROOT, output)))
-    .map(([output, meta]) => {
-      const contents = result.outputFiles.find((out) => out.path === resolve(ROOT, output))?.contents ?? new Uint8Array();
-      return { modules: Object.keys(meta.inputs), bytes: contents.byteLength, gzipBytes: gzipSync(contents).byteLength };
-    });
+  // The framework's lazy modules, each built on its own (lazy-chunks-plugin.ts), and any chunk of the page build's own that no static import reaches.
+  const later = [
+    ...lazy.map(({ modules: parts, contents = new Uint8Array() }) => ({ modules: parts, bytes: contents.byteLength, gzipBytes: gzipSync(contents).byteLength })),
+    ...Object.entries(result.metafile.outputs)
+      .filter(([output]) => output.endsWith('.js') && !wanted.has(resolve(ROOT, output)))
+      .map(([output, meta]) => {
+        const contents = result.outputFiles.find((out) => out.path === resolve(ROOT, output))?.contents ?? new Uint8Array();
+        return { modules: Object.keys(meta.inputs), bytes: contents.byteLength, gzipBytes: gzipSync(contents).byteLength };
+      }),
+  ];
   return { weight: weigh(files), modules, later };
 }
 

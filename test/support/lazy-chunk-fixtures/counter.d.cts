@@ -1,0 +1,2 @@
+declare const counter: { readonly count: number };
+export = counter;

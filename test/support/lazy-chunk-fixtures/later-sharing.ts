@@ -1,0 +1,3 @@
+import { shared } from './shared.ts';
+
+export const again = shared();
