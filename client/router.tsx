@@ -125,10 +125,10 @@ export function startNavigation(initial: View, routeTable: string | undefined): 
     prefetch(url, data) {
       void load().then((router) => router?.prefetch(url, data));
     },
-    async fetch(url, body, signal) {
+    async fetch(url, body, signal, show, posted) {
       const router = await load();
       if (router === undefined) throw new Error('the navigation runtime could not be loaded');
-      return router.fetch(url, body, signal);
+      return router.fetch(url, body, signal, show, posted);
     },
     async revalidate(onShow, after) {
       const router = await load();

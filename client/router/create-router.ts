@@ -279,7 +279,7 @@ export function createRouter(
       return true;
     },
     prefetch: createPrefetch(fetch, nonce, routeOf, prefetched, (url) => keepable(current, url, false)),
-    fetch: createFetcherRequest(fetch, prefetched, follow, run, host),
+    fetch: createFetcherRequest(fetch, prefetched, follow, run, revalidate, host),
     revalidate,
     pop: onPopState,
     shown() {

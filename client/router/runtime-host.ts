@@ -1,6 +1,7 @@
 import { startTransition } from 'react';
 import { flushSync } from 'react-dom';
 import { actionOf, fieldsOf, setNavigationState, submissionOf } from '../../shared/api/navigation.ts';
+import { routeErrorOf } from '../../shared/api/route-errors.tsx';
 import { statusMessage } from '../../shared/wording/status-messages.ts';
 import { pageDataIn, valueIn } from '../page-data.ts';
 import { announce } from './announcer.ts';
@@ -22,6 +23,7 @@ export const RUNTIME_HOST = {
   setNavigationState,
   submissionOf,
   statusMessage,
+  routeErrorOf,
   pageDataIn,
   valueIn,
   announce,

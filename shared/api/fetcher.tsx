@@ -1,9 +1,7 @@
 import { useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { FormProps } from './form.tsx';
-import { statusMessage } from '../wording/status-messages.ts';
 import { actionOf, currentNavigator, fieldsOf, installedNavigator, submissionOf, submitterOf, useFormToken } from './navigation.ts';
 import { FORM_TOKEN_FIELD } from '../protocol/form-token-field.ts';
-import { routeErrorOf } from './route-errors.tsx';
 import type { ActionDataOf } from './route-hooks.tsx';
 
 type AnyFunction = (...args: never[]) => unknown;
@@ -52,16 +50,6 @@ interface Snapshot {
 }
 
 const IDLE: Snapshot = { state: 'idle' };
-
-function field(value: unknown, name: string): unknown {
-  return typeof value === 'object' && value !== null ? Reflect.get(value, name) : undefined;
-}
-
-/** What a route's `useRouteError()` would give for a failed answer: its status, or for a server error the digest of its log line. */
-function failureOf(status: number, payload: unknown): unknown {
-  const digest = field(payload, 'digest');
-  return routeErrorOf({ status, statusText: statusMessage(status), ...(typeof digest === 'string' ? { digest } : {}) });
-}
 
 /** A fetcher in the browser (the server never makes one): its state, its requests, and how many mounted components show it. */
 interface FetcherEntry {
@@ -151,27 +139,8 @@ function fetcherOf(key: string): FetcherEntry {
     };
     show(body === undefined ? 'loading' : 'submitting', entry.snapshot.data);
     try {
-      const navigator = await installedNavigator();
-      const answer = await navigator.fetch(url, body, controller.signal);
-      if ('navigation' in answer) {
-        show('loading', undefined);
-        await answer.navigation;
-        show('idle', undefined);
-        return;
-      }
-      const { status, value, json } = answer;
-      if (json && status >= 400) throw failureOf(status, value);
-      const failure = field(value, 'failure');
-      if (failure !== undefined) throw failureOf(status, field(failure, 'error'));
-      const result = json ? value : field(value, body === undefined ? 'data' : 'actionData');
-      // As React Router does by default: the page is loaded again after a post, unless its action answered with an error status.
-      if (body !== undefined && status < 400) {
-        show('loading', result);
-        // Idle in the same render as the page's new data: an optimistic value never counts twice.
-        await navigator.revalidate(() => show('idle', result), posted === undefined ? undefined : { ...posted, actionResult: result });
-        return;
-      }
-      show('idle', result);
+      // The runtime reads the answer and shows what follows (client/router/fetcher-request.ts).
+      await (await installedNavigator()).fetch(url, body, controller.signal, show, posted);
     } catch (error) {
       // The page stays as it is: a side request's failure is the fetcher's to show.
       show('idle', undefined, error);

@@ -1,5 +1,6 @@
 import { createContext, useContext, useSyncExternalStore, type FormEvent } from 'react';
 import { FORM_TOKEN_FIELD } from '../protocol/form-token-field.ts';
+import type { FetcherState } from './fetcher.tsx';
 
 /**
  * What links and forms ask of the browser's navigation runtime (client/router.tsx), which
@@ -14,11 +15,14 @@ export interface Navigator {
   /** Fetches a page's code (and, when asked, its data) ahead of a likely navigation. */
   prefetch(url: URL, data: boolean): void;
   /**
-   * A fetcher's request (shared/api/fetcher.tsx), without navigating: a post (`body`), answered with
-   * the action's result alone, or a page's data. An action's redirect is followed as a navigation.
-   * Rejects when no answer of the app's came (the network, an answer cut short or foreign).
+   * A fetcher's request (shared/api/fetcher.tsx), without navigating: a post (`body`, its fields
+   * without the form token as `posted`), answered with the action's result alone, or a page's
+   * data. Shows each state after the first through `show`: `loading` while the page loads again
+   * after a post or goes where the action redirected, then `idle` with the result; settles then.
+   * Rejects with why it failed, as a route's `useRouteError()` would give it, or when no answer
+   * of the app's came (the network, an answer cut short or foreign).
    */
-  fetch(url: URL, body: URLSearchParams | undefined, signal: AbortSignal): Promise<FetcherAnswer>;
+  fetch(url: URL, body: URLSearchParams | undefined, signal: AbortSignal, show: ShowFetcher, posted: Submission | undefined): Promise<void>;
   /**
    * Loads the page on the screen again, every level its layouts let (`shouldRevalidate`), in
    * place (same history entry, scroll and focus); settles once it shows. `onShow` runs inside the update that shows it (or once the
@@ -62,15 +66,8 @@ export function fieldsOf(form: FormData): URLSearchParams {
   return body;
 }
 
-/** What a fetcher's request brought back (Navigator.fetch). */
-export type FetcherAnswer =
-  /** The action redirected: the runtime goes there as a navigation, which this settles with. */
-  | { readonly navigation: Promise<void> }
-  /**
-   * The page-data scope's value, built by its scripts (`{ actionData }` after a post, the page's
-   * data after a load), or JSON (`json`: a status page, or a resource route's value).
-   */
-  | { readonly status: number; readonly value: unknown; readonly json: boolean };
+/** What a fetcher shows as its request goes (Navigator.fetch): its state and data. */
+export type ShowFetcher = (state: FetcherState, data: unknown) => void;
 
 let installed: Navigator | undefined;
 let settleInstalling: ((navigator: Navigator) => void) | undefined;

@@ -1,8 +1,9 @@
 import { renderToString } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { type Fetcher, type FetcherInFlight, useFetcher, useFetchers } from '../../shared/api/fetcher.tsx';
-import { type FetcherAnswer, FormTokenContext, installNavigator, type Submission } from '../../shared/api/navigation.ts';
-import { isRouteErrorResponse, ServerRouteError } from '../../shared/api/route-errors.tsx';
+import { FormTokenContext, installNavigator, type Submission } from '../../shared/api/navigation.ts';
+import { isRouteErrorResponse, routeErrorOf, ServerRouteError } from '../../shared/api/route-errors.tsx';
+import { type FetcherAnswer, showFetcherAnswer } from '../../client/router/fetcher-request.ts';
 import { FORM_TOKEN_FIELD } from '../../shared/protocol/form-token-field.ts';
 import { statusMessage } from '../../shared/wording/status-messages.ts';
 import { type HeadlessRoot, headlessRoot } from '../support/headless-root.ts';
@@ -32,22 +33,29 @@ interface Revalidation {
 const asked: Asked[] = [];
 const revalidations: Revalidation[] = [];
 
-// Once per file: the fetcher waits for the first runtime installed.
+function revalidate(onShow: () => void, after?: Submission): Promise<void> {
+  return new Promise((resolve) =>
+    revalidations.push({
+      after,
+      finish: () => {
+        onShow();
+        resolve();
+      },
+    }),
+  );
+}
+
+// Once per file: the fetcher waits for the first runtime installed. Its answers are read as the
+// runtime reads them (showFetcherAnswer, client/router/fetcher-request.ts); only the network is stood in for.
 installNavigator({
   navigate: () => false,
   submit: () => false,
   prefetch: () => undefined,
-  fetch: (url, body, signal) => new Promise((resolve, reject) => asked.push({ url, body, signal, answer: resolve, fail: reject })),
-  revalidate: (onShow, after) =>
-    new Promise((resolve) =>
-      revalidations.push({
-        after,
-        finish: () => {
-          onShow();
-          resolve();
-        },
-      }),
+  fetch: (url, body, signal, show, posted) =>
+    new Promise<FetcherAnswer>((resolve, reject) => asked.push({ url, body, signal, answer: resolve, fail: reject })).then((answer) =>
+      showFetcherAnswer(answer, body, posted, show, revalidate, { routeErrorOf, statusMessage }),
     ),
+  revalidate,
 });
 
 /** What a component showing a fetcher rendered, each time. */
@@ -252,6 +260,21 @@ describe('a fetcher in the browser', () => {
     await vi.waitFor(() => expect(watched.now().error).toBeInstanceOf(ServerRouteError));
     const broken = watched.now().error;
     expect(broken instanceof ServerRouteError ? broken.digest : broken).toBe('a1b2c3');
+  });
+
+  test("a failed answer's words are the server's: a status page's JSON message (the app's, in the request's language), else the status's own", async () => {
+    const watched = watch('words');
+    void watched.now().load('/api/secret');
+    (await lastAsked(1)).answer({ status: 403, value: { status: 403, message: 'Accès refusé.' }, json: true });
+    await vi.waitFor(() => expect(watched.now().error).toBeDefined());
+    const refused = watched.now().error;
+    expect(isRouteErrorResponse(refused) ? [refused.status, refused.statusText] : refused).toEqual([403, 'Accès refusé.']);
+
+    void watched.now().load('/reports');
+    (await lastAsked(2)).answer({ status: 404, value: { failure: { at: 0, error: { status: 404, statusText: 'Page introuvable.' } } }, json: false });
+    await vi.waitFor(() => expect(isRouteErrorResponse(watched.now().error) && watched.now().error).toMatchObject({ status: 404 }));
+    const missing = watched.now().error;
+    expect(isRouteErrorResponse(missing) ? missing.statusText : missing).toBe('Page introuvable.');
   });
 
   test("a failed load in the page's data is the fetcher's error, with the answer's status and the failure's digest", async () => {

@@ -464,51 +464,64 @@ describe('prefetches', () => {
     router.navigate(url('/b'));
     expect(browser.calls).toHaveLength(3);
     router.prefetch(url('/c'), true);
-    void router.fetch(url('/a'), new URLSearchParams({ name: 'Ada' }), new AbortController().signal);
+    void router.fetch(url('/a'), new URLSearchParams({ name: 'Ada' }), new AbortController().signal, () => undefined, undefined);
     router.navigate(url('/c'));
     expect(browser.calls.map((made) => made.headers[NAVIGATION_SCOPE_HEADER])).toEqual(['p1', 'n1', 'p2', 'p3', 'f1', 'n3']);
   });
 });
 
 describe("a fetcher's requests", () => {
-  test('a JSON answer is its value as JSON; a load is the page data in a scope of its own', async () => {
+  test("a JSON answer under 400 is its value; from 400 it fails with the answer's words; a load is the page data in a scope of its own", async () => {
     const { browser, router } = start();
     const signal = new AbortController().signal;
-    const json = router.fetch(url('/a'), undefined, signal);
+    const states: unknown[] = [];
+    const show = (state: string, data: unknown) => states.push([state, data]);
+    const items = router.fetch(url('/api'), undefined, signal, show, undefined);
     expect(call(browser, 0).method).toBe('GET');
     expect(call(browser, 0).headers[NAVIGATION_FETCHER_HEADER]).toBeUndefined();
-    call(browser, 0).answer(statusAnswer(403, 'No.'));
-    await expect(json).resolves.toEqual({ status: 403, value: { message: 'No.' }, json: true });
-    const load = router.fetch(url('/b'), undefined, signal);
-    call(browser, 1).answer(pageAnswer(call(browser, 1), { title: 'B', data: 'b data' }));
-    await expect(load).resolves.toMatchObject({ status: 200, value: { data: 'b data' }, json: false });
-    expect(call(browser, 1).headers[NAVIGATION_SCOPE_HEADER]).toBe('f2');
+    call(browser, 0).answer(Response.json({ items: [1, 2] }));
+    await items;
+    expect(states).toEqual([['idle', { items: [1, 2] }]]);
+    const refused = router.fetch(url('/a'), undefined, signal, show, undefined);
+    call(browser, 1).answer(statusAnswer(403, 'No.'));
+    await expect(refused).rejects.toEqual({ status: 403, statusText: 'No.', data: undefined });
+    const load = router.fetch(url('/b'), undefined, signal, show, undefined);
+    call(browser, 2).answer(pageAnswer(call(browser, 2), { title: 'B', data: 'b data' }));
+    await load;
+    expect(states).toEqual([
+      ['idle', { items: [1, 2] }],
+      ['idle', 'b data'],
+    ]);
+    expect(call(browser, 2).headers[NAVIGATION_SCOPE_HEADER]).toBe('f3');
   });
 
   test('an answer that is no page fails; one with no data after its meta line too', async () => {
     const { browser, router } = start();
     const signal = new AbortController().signal;
-    const file = router.fetch(url('/a'), undefined, signal);
+    const file = router.fetch(url('/a'), undefined, signal, () => undefined, undefined);
     call(browser, 0).answer(new Response('text', { headers: { 'content-type': 'text/plain' } }));
     await expect(file).rejects.toThrow('no page');
-    const empty = router.fetch(url('/a'), undefined, signal);
+    const empty = router.fetch(url('/a'), undefined, signal, () => undefined, undefined);
     call(browser, 1).answer(new Response('', { headers: { 'content-type': 'application/x-ndjson' } }));
     await expect(empty).rejects.toThrow('no page');
   });
 
-  test("an action's redirect is a navigation there, every level loaded afresh", async () => {
+  test("an action's redirect is a navigation there, every level loaded afresh; the fetcher loads until it is shown", async () => {
     const layouts: View = { key: 0, modules: [{ default: () => null }, { default: () => null }], page: { data: 'one', params: {}, layouts: [{ id: 'root', data: 'r' }] } };
     const { browser, router, titles } = start('https://example.test/layouts/one', layouts);
-    const answer = router.fetch(url('/layouts/one'), new URLSearchParams({ name: 'Ada' }), new AbortController().signal);
+    const states: string[] = [];
+    const posted = { formAction: '/layouts/one', formData: new FormData() };
+    const answer = router.fetch(url('/layouts/one'), new URLSearchParams({ name: 'Ada' }), new AbortController().signal, (state) => states.push(state), posted);
     call(browser, 0).answer(redirectAnswer('/layouts/two'));
-    const told = await answer;
-    expect(told).toHaveProperty('navigation');
     await settle(() => expect(browser.calls).toHaveLength(2));
+    expect(states).toEqual(['loading']);
     expect(call(browser, 1).url.pathname).toBe('/layouts/two');
     expect(call(browser, 1).method).toBe('GET');
     expect(call(browser, 1).headers[NAVIGATION_KEEP_HEADER]).toBeUndefined();
     call(browser, 1).answer(pageAnswer(call(browser, 1), { title: 'Two', data: 'two', layouts: [{ id: 'root', data: 'r2' }], script: LAYOUT_PAGE_MODULE }));
-    await settle(() => expect(titles()).toEqual(['two']));
+    await answer;
+    expect(states).toEqual(['loading', 'idle']);
+    expect(titles()).toEqual(['two']);
     expect(browser.entries()).toEqual(['https://example.test/layouts/one', 'https://example.test/layouts/two']);
   });
 });

@@ -135,7 +135,9 @@ describe('the router made by createRouter', () => {
   test("a fetcher's post, then the page revalidated: the page loads again in place, and the fetcher hears it in the update that shows it", async () => {
     const { browser, router, shown, titles } = start('https://example.test/layouts/guests');
     const controller = new AbortController();
-    const answer = router.fetch(url('/layouts/guests'), new URLSearchParams({ name: 'Ada' }), controller.signal);
+    const told: [string, number][] = [];
+    const posted = { formAction: '/layouts/guests', formData: new FormData() };
+    const answer = router.fetch(url('/layouts/guests'), new URLSearchParams({ name: 'Ada' }), controller.signal, (state) => told.push([state, shown.length]), posted);
     const post = browser.calls[0];
     if (post === undefined) throw new Error('no request');
     expect(post.method).toBe('POST');
@@ -145,19 +147,21 @@ describe('the router made by createRouter', () => {
     const result = pageAnswer(post, { title: '', data: undefined });
     const [, script] = (await result.text()).split('\n');
     post.answer(new Response(`${script}\n`, { headers: { 'content-type': 'application/x-ndjson' } }));
-    await expect(answer).resolves.toMatchObject({ status: 200, json: false });
-    const told: number[] = [];
-    const revalidated = router.revalidate(() => told.push(shown.length));
+    await settle(() => expect(browser.calls).toHaveLength(2));
+    expect(told).toEqual([['loading', 0]]);
     const load = browser.calls[1];
     expect(load?.method).toBe('GET');
     expect(load?.url.pathname).toBe('/layouts/guests');
     // Everything loads again after a post: nothing is named to keep.
     expect(load?.headers[NAVIGATION_KEEP_HEADER]).toBeUndefined();
     load?.answer(pageAnswer(load, { title: 'Guests', data: 'guests, Ada among them' }));
-    await revalidated;
+    await answer;
     expect(titles()).toEqual(['guests, Ada among them']);
-    // Told inside the update that shows the page, before the view is handed over.
-    expect(told).toEqual([0]);
+    // Idle inside the update that shows the page, before the view is handed over.
+    expect(told).toEqual([
+      ['loading', 0],
+      ['idle', 0],
+    ]);
     // The same view, key kept: the page is not mounted afresh, and no history entry is added.
     expect(shown[0]?.key).toBe(INITIAL_VIEW.key);
     expect(browser.entries()).toEqual(['https://example.test/layouts/guests']);
