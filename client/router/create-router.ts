@@ -13,6 +13,7 @@ import { createRevalidation } from './revalidation.ts';
 import { applyStyles, loadStyles } from './styles.ts';
 import type { RuntimeHost } from './runtime-host.ts';
 import { MAX_KEPT, type KeptView } from './view-memory.ts';
+import { statusMessage } from '../../shared/wording/status-messages.ts';
 
 /** A navigation slower than this shows the progress bar; a faster one never flashes it. */
 const PROGRESS_DELAY_MS = 200;
@@ -205,7 +206,7 @@ export function createRouter(
       const type = response.headers.get('content-type') ?? '';
       // A status page; a resource route's own JSON that is no error is no page (below).
       if (type.startsWith('application/json') && !response.ok) {
-        const view = await statusView(response, key, host.statusMessage);
+        const view = await statusView(response, key, statusMessage);
         if (controller.signal.aborted) return;
         record(options, key, landed);
         // Not kept for back and forward: every status answer is no-store.
@@ -279,7 +280,7 @@ export function createRouter(
       return true;
     },
     prefetch: createPrefetch(fetch, nonce, routeOf, prefetched, (url) => keepable(current, url, false)),
-    fetch: createFetcherRequest(fetch, prefetched, follow, run, revalidate, host),
+    fetch: createFetcherRequest(fetch, prefetched, follow, run, revalidate, { valueIn: host.valueIn, routeErrorOf: host.routeErrorOf, statusMessage }),
     revalidate,
     pop: onPopState,
     shown() {

@@ -17,8 +17,11 @@ export type FetcherAnswer =
 /** The page loaded again after a post (Navigator.revalidate). */
 type Revalidate = (onShow: () => void, after?: Submission) => Promise<void>;
 
-/** What the fetcher answers take of the first load's code. */
-type Wording = Pick<RuntimeHost, 'routeErrorOf' | 'statusMessage'>;
+/** How a failure is told: as a route error (the first load's `routeErrorOf`, runtime-host.ts), in the words of a status (the full table, status-messages.ts). */
+interface Wording {
+  readonly routeErrorOf: RuntimeHost['routeErrorOf'];
+  readonly statusMessage: (status: number) => string;
+}
 
 function field(value: unknown, name: string): unknown {
   return typeof value === 'object' && value !== null ? Reflect.get(value, name) : undefined;

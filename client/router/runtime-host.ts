@@ -2,7 +2,6 @@ import { startTransition } from 'react';
 import { flushSync } from 'react-dom';
 import { actionOf, fieldsOf, setNavigationState, submissionOf } from '../../shared/api/navigation.ts';
 import { routeErrorOf } from '../../shared/api/route-errors.tsx';
-import { statusMessage } from '../../shared/wording/status-messages.ts';
 import { pageDataIn, valueIn } from '../page-data.ts';
 import { announce } from './announcer.ts';
 import { postsInPlace } from './form-post.ts';
@@ -22,7 +21,6 @@ export const RUNTIME_HOST = {
   fieldsOf,
   setNavigationState,
   submissionOf,
-  statusMessage,
   routeErrorOf,
   pageDataIn,
   valueIn,

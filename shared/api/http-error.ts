@@ -1,4 +1,4 @@
-import { statusMessage } from '../wording/status-messages.ts';
+import { pageStatusMessage as statusMessage } from '../wording/page-status-messages.ts';
 
 /** An error that carries the HTTP status it should end in. */
 export class HttpError extends Error {

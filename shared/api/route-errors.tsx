@@ -1,6 +1,6 @@
 import { Component, createContext, use, type ComponentType, type ReactNode } from 'react';
 import { isHttpError } from './http-error.ts';
-import { statusMessage } from '../wording/status-messages.ts';
+import { pageStatusMessage as statusMessage } from '../wording/page-status-messages.ts';
 
 /**
  * A failed load as the page data carries it to the browser (server/render/branch-loads.ts): the

@@ -1,7 +1,7 @@
 import { Component, useSyncExternalStore, type ErrorInfo, type ReactNode } from 'react';
 import { describeError } from './describe-error.ts';
 import { isHttpError } from '../api/http-error.ts';
-import { statusMessage } from '../wording/status-messages.ts';
+import { pageStatusMessage as statusMessage } from '../wording/page-status-messages.ts';
 import { lateServerStatus, latestServerDigest, statusOfDigest, subscribeServerDigests } from '../protocol/server-digests.ts';
 import { StatusView, applicationErrorMessage } from './status-view.tsx';
 

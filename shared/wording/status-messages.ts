@@ -1,8 +1,11 @@
 /**
  * Every status the service answers with a page, with the exact wording of
  * docs/status-pages.md: the statuses a page can end in, then the platform's own answers with
- * their standard reason phrases. Shared by the server (status pages, JSON answers) and the
- * browser (the error view). The app words its own status pages (docs/status-pages.md).
+ * their standard reason phrases. The server's (status pages, JSON answers), and the navigation
+ * runtime's where an answer brings no words of its own; the first load carries only the
+ * statuses of a page's helpers (page-status-messages.ts, the same words: a test holds them
+ * equal, since the runtime's chunk may import neither from the other). The app words its own
+ * status pages (docs/status-pages.md).
  */
 export const STATUS_MESSAGES = {
   400: 'Bad Request.',
