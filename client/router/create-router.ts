@@ -43,7 +43,22 @@ export function createRouter(
   claim: HistoryClaim,
   host: RuntimeHost,
 ): Router {
-  const { startTransition, flushSync, actionOf, fieldsOf, setNavigationState, submissionOf, pageDataIn, postsInPlace, keptScroll, saveScroll, otherFragmentHere } = host;
+  const [
+    startTransition,
+    flushSync,
+    actionOf,
+    fieldsOf,
+    setNavigationState,
+    submissionOf,
+    routeErrorOf,
+    pageDataIn,
+    valueIn,
+    announce,
+    postsInPlace,
+    keptScroll,
+    saveScroll,
+    otherFragmentHere,
+  ] = host;
   const { doc } = claim;
   const routes = table.map((route) => ({ ...route, pattern: new RegExp(route.source, route.flags) }));
   const nonce = document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
@@ -280,14 +295,14 @@ export function createRouter(
       return true;
     },
     prefetch: createPrefetch(fetch, nonce, routeOf, prefetched, (url) => keepable(current, url, false)),
-    fetch: createFetcherRequest(fetch, prefetched, follow, run, revalidate, { valueIn: host.valueIn, routeErrorOf: host.routeErrorOf, statusMessage }),
+    fetch: createFetcherRequest(fetch, prefetched, follow, run, revalidate, valueIn, { routeErrorOf, statusMessage }),
     revalidate,
     pop: onPopState,
     shown() {
       const done = arrival;
       arrival = undefined;
       done?.shown?.();
-      if (done !== undefined && done.shown === undefined) arrive(done, host.announce);
+      if (done !== undefined && done.shown === undefined) arrive(done, announce);
     },
   };
 }

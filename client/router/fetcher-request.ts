@@ -2,7 +2,8 @@ import type { ShowFetcher, Submission } from '../../shared/api/navigation.ts';
 import { requestData } from './data-request.ts';
 import type { Go } from './go-options.ts';
 import { isMeta, lines, redirectOf, runScripts } from './page-answer.ts';
-import type { RuntimeHost } from './runtime-host.ts';
+import type { routeErrorOf } from '../../shared/api/route-errors.tsx';
+import type { valueIn as valueInScope } from '../page-data.ts';
 
 /** What a fetcher's request brought back. */
 export type FetcherAnswer =
@@ -19,7 +20,7 @@ type Revalidate = (onShow: () => void, after?: Submission) => Promise<void>;
 
 /** How a failure is told: as a route error (the first load's `routeErrorOf`, runtime-host.ts), in the words of a status (the full table, status-messages.ts). */
 interface Wording {
-  readonly routeErrorOf: RuntimeHost['routeErrorOf'];
+  readonly routeErrorOf: typeof routeErrorOf;
   readonly statusMessage: (status: number) => string;
 }
 
@@ -76,7 +77,8 @@ export async function showFetcherAnswer(
  * A fetcher's requests (Navigator.fetch): each answer rebuilt in a scope of its own, the page
  * left as it is. The router's own pieces are passed in as they are, no wrapper made for them:
  * `fetch`, its prefetches (a post forgets them), `follow` (where a redirect said, in place when
- * it can be), `run` (a data script), `revalidate` and what it borrows of the first load's code (`host`).
+ * it can be), `run` (a data script), `revalidate`, and what it borrows of the first load's code:
+ * `valueIn` (a scope's value) and how a failure is told (`wording`).
  */
 export function createFetcherRequest(
   fetch: typeof globalThis.fetch,
@@ -84,7 +86,8 @@ export function createFetcherRequest(
   follow: (url: URL, options: Go) => Promise<void>,
   run: (code: string) => void,
   revalidate: Revalidate,
-  host: Pick<RuntimeHost, 'valueIn'> & Wording,
+  valueIn: typeof valueInScope,
+  wording: Wording,
 ): (url: URL, body: URLSearchParams | undefined, signal: AbortSignal, show: ShowFetcher, posted: Submission | undefined) => Promise<void> {
   let count = 0;
   async function answerOf(url: URL, body: URLSearchParams | undefined, signal: AbortSignal, posted: Submission | undefined): Promise<FetcherAnswer> {
@@ -107,9 +110,9 @@ export function createFetcherRequest(
     if (typeof script !== 'string') throw new Error('no page');
     run(script);
     void runScripts(stream, signal, run).catch(() => undefined);
-    return { status: response.status, value: host.valueIn(scope), json: false };
+    return { status: response.status, value: valueIn(scope), json: false };
   }
   return async function fetchData(url, body, signal, show, posted) {
-    await showFetcherAnswer(await answerOf(url, body, signal, posted), body, posted, show, revalidate, host);
+    await showFetcherAnswer(await answerOf(url, body, signal, posted), body, posted, show, revalidate, wording);
   };
 }

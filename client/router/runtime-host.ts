@@ -9,12 +9,30 @@ import { keptScroll, otherFragmentHere, saveScroll } from './history-entry.ts';
 
 /**
  * What the navigation runtime (create-router.ts) borrows from the code a page loads first,
- * handed to it when it starts rather than imported by it. Its chunk, fetched at the first sign
- * of a navigation, then shares no module with the first load: a module both import would be
- * split by the bundler into a third first-load file of its own, compressed apart from React's,
- * which costs every page some 740 gzip bytes (docs/app-benchmark.md).
+ * handed to it when it starts rather than imported by it: its chunk shares no module with the
+ * first load, since a module both imported would run twice, with two copies of its state (the
+ * client build refuses one, scripts/client-build/lazy-chunks-plugin.ts). A tuple, not an object:
+ * a minifier renames the runtime's local names for its parts, but an object's property names
+ * would stay in every page's first load.
  */
-export const RUNTIME_HOST = {
+export type RuntimeHost = readonly [
+  startTransition: typeof startTransition,
+  flushSync: typeof flushSync,
+  actionOf: typeof actionOf,
+  fieldsOf: typeof fieldsOf,
+  setNavigationState: typeof setNavigationState,
+  submissionOf: typeof submissionOf,
+  routeErrorOf: typeof routeErrorOf,
+  pageDataIn: typeof pageDataIn,
+  valueIn: typeof valueIn,
+  announce: typeof announce,
+  postsInPlace: typeof postsInPlace,
+  keptScroll: typeof keptScroll,
+  saveScroll: typeof saveScroll,
+  otherFragmentHere: typeof otherFragmentHere,
+];
+
+export const RUNTIME_HOST: RuntimeHost = [
   startTransition,
   flushSync,
   actionOf,
@@ -29,6 +47,4 @@ export const RUNTIME_HOST = {
   keptScroll,
   saveScroll,
   otherFragmentHere,
-};
-
-export type RuntimeHost = typeof RUNTIME_HOST;
+];
