@@ -39,6 +39,7 @@ import { createStatusPages, type StatusPages } from './errors/status-pages.ts';
 import { statusPageSettings } from './errors/status-page-settings.ts';
 import { notFoundRoute } from '../shared/api/not-found-route.ts';
 import { createNotFoundPage, notFoundClientRoute } from './render/not-found-page.ts';
+import type { StatusWords } from './render/status-words.ts';
 import { createTelemetryRouter } from './telemetry/telemetry-endpoints.ts';
 
 export interface AppOptions {
@@ -158,7 +159,7 @@ export function createApp(options: AppOptions): Express {
   }
   const csrf = formChecks(routes, options.forms, publicOrigin);
   const reload = liveReloadUrl === undefined ? undefined : liveReloadScript(liveReloadUrl);
-  const page = pageHandlerOptions(options, { development, telemetry, csrf, policy, routeTable, reload, analytics });
+  const page = pageHandlerOptions(options, { development, telemetry, csrf, policy, routeTable, reload, analytics, statusWords: pages.words });
   mountRoutes(app, routes, { pages, csrf, uploads, page });
   if (missing !== undefined) app.get(missing.path, createNotFoundPage(createPageHandler(missing, page).get));
 
@@ -213,10 +214,12 @@ interface ResolvedSettings {
   readonly routeTable: string | undefined;
   readonly reload: string | undefined;
   readonly analytics: AnalyticsScripts;
+  /** The status pages' words, in the request's language, for what a page shows of a status. */
+  readonly statusWords: StatusWords;
 }
 
 /** Every setting of the page handler, resolved once and grouped by concern: it takes each as given. */
-function pageHandlerOptions(options: AppOptions, { development, telemetry, csrf, policy, routeTable, reload, analytics }: ResolvedSettings): PageHandlerOptions {
+function pageHandlerOptions(options: AppOptions, { development, telemetry, csrf, policy, routeTable, reload, analytics, statusWords }: ResolvedSettings): PageHandlerOptions {
   const { publicOrigin, metrics, assets } = options;
   const { site, getLoadContext } = options.app;
   // Resolved once, here: the group goes to the handlers as it is, each part read where it is used.
@@ -225,10 +228,11 @@ function pageHandlerOptions(options: AppOptions, { development, telemetry, csrf,
   return {
     pages,
     run: { renderTimeoutMs, getLoadContext, publicOrigin },
-    data: { publicOrigin, development, telemetry, formToken: csrf === undefined ? undefined : createFormTokenIssuer(csrf) },
+    data: { publicOrigin, development, statusWords, telemetry, formToken: csrf === undefined ? undefined : createFormTokenIssuer(csrf) },
     document: {
       compression,
       development,
+      statusWords,
       liveReloadScript: reload,
       analyticsSources: analytics.sources,
       headers: createDocumentHeaders({ policy, compression }),

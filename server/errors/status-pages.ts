@@ -4,6 +4,7 @@ import type { PageRequest } from '../../shared/api/route-definition.ts';
 import type { StatusLookOptions } from './status-look.ts';
 import { createStatusPageHeads, type PreparedAnswer, type StatusPageAnalytics } from './status-page-heads.ts';
 import { createStatusPageHtml, type ErrorPageValues } from './status-page-html.ts';
+import type { StatusWords } from '../render/status-words.ts';
 import { createStatusWording, type StatusLanguage, type StatusWordingOptions } from './status-wording.ts';
 
 export type { ErrorPageValues, PreparedAnswer, StatusLanguage, StatusPageAnalytics };
@@ -26,6 +27,8 @@ export interface StatusPages {
   readonly perRequest: boolean;
   /** The language the request's answer is in (the site's unless the app words its pages in others). */
   language(req: Request): StatusLanguage;
+  /** The message of `status` in the request's language: what a page shows of a status inside its layouts. */
+  readonly words: StatusWords;
   /** The Content-Security-Policy of status pages; `nonce` is used only when `perRequest`. */
   policy(nonce: string): string;
   /** A status page (not 500): the same text for every request in a language unless `perRequest`. */
@@ -69,6 +72,7 @@ export function createStatusPages(
   return {
     perRequest,
     language: wording.languageOf,
+    words: (req, status) => wording.message(wording.languageOf(req).lang, status),
     policy: heads.policy,
     status(status, nonce = '', language = wording.site) {
       return html.status(status, nonce, language);

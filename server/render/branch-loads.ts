@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { isHttpError, keptServerStatus } from '../../shared/api/http-error.ts';
-import { statusMessage } from '../../shared/wording/status-messages.ts';
+import type { StatusWords } from './status-words.ts';
 import { NAVIGATION_KEEP_HEADER } from '../../shared/protocol/navigation-headers.ts';
 import { isRedirect } from '../../shared/api/answers.ts';
 import type { RouteErrorPayload } from '../../shared/api/route-errors.tsx';
@@ -50,23 +50,26 @@ const NONE: ReadonlySet<string> = new Set();
  * render timeout or a departed client; and a client that prefers JSON to the document, which
  * gets the status answer's JSON (an in-place navigation's data shows the boundary, as JSON).
  */
-export function routeFailure(req: Request, route: PageRouteDefinition, failedAt: number, reason: unknown, development: boolean): RouteFailure | undefined {
+export function routeFailure(req: Request, route: PageRouteDefinition, failedAt: number, reason: unknown, development: boolean, words: StatusWords): RouteFailure | undefined {
   if (navigationScope(req) === undefined && prefersJson(req)) return undefined;
   const levels = branchLevels(route);
   const at = levels.findLastIndex((level, index) => index <= failedAt && level.ErrorBoundary !== undefined);
-  return at === -1 ? undefined : routeFailureAt(req, at, reason, development);
+  return at === -1 ? undefined : routeFailureAt(req, at, reason, development, words);
 }
 
-/** What `reason` becomes in the boundary at level `at`, logged as its status page would be; `undefined` for what only Express answers. */
-export function routeFailureAt(req: Request, at: number, reason: unknown, development: boolean): RouteFailure | undefined {
+/**
+ * What `reason` becomes in the boundary at level `at`, logged as its status page would be, its
+ * `statusText` in the request's language (`words`, the status page's); `undefined` for what only Express answers.
+ */
+export function routeFailureAt(req: Request, at: number, reason: unknown, development: boolean, words: StatusWords): RouteFailure | undefined {
   if (isRedirect(reason) || isRenderStopReason(reason)) return undefined;
   if (isHttpError(reason) && reason.status < 500) {
-    return { at, status: reason.status, error: { status: reason.status, statusText: statusMessage(reason.status) } };
+    return { at, status: reason.status, error: { status: reason.status, statusText: words(req, reason.status) } };
   }
   // serviceUnavailable()'s 503 keeps its status, and its line is its cause's, as the error handler logs it.
   const status = keptServerStatus(isHttpError(reason) ? reason.status : 500);
   const logged = status === 503 && isHttpError(reason) && reason.cause !== undefined ? reason.cause : reason;
   const digest = logServerError(req, logged);
   const detail = development && logged instanceof Error ? { message: logged.message, stack: logged.stack } : {};
-  return { at, status, error: { status, statusText: statusMessage(status), digest, ...detail } };
+  return { at, status, error: { status, statusText: words(req, status), digest, ...detail } };
 }

@@ -23,6 +23,7 @@ import { routeFailureAt, type RouteFailure } from './branch-loads.ts';
 import { checkOutlets, type OutletCheck } from './outlet-check.tsx';
 import { ReactDestination, type PageTarget } from './react-destination.ts';
 import { createScriptChain, type ScriptChain } from './deferred-scripts.tsx';
+import type { StatusWords } from './status-words.ts';
 import { pageLocation } from './page-location.ts';
 
 /** How every document of the app is written. */
@@ -31,6 +32,8 @@ export interface DocumentSettings {
   readonly compression: boolean;
   /** Development server: the client's error page may show message and stack. */
   readonly development: boolean;
+  /** A status's words in the request's language (the status page's): a boundary's `statusText`, a late status's view. */
+  readonly statusWords: StatusWords;
   /** Development only: inline script that reloads the page after a rebuild. */
   readonly liveReloadScript: string | undefined;
   /** Analytics script URLs for the document head (docs/observability.md). */
@@ -163,8 +166,15 @@ interface RenderedDocument {
  * The page again, with the boundary at level `at` showing what its render threw: the status and
  * log line its status page would have had, and the same in the data the browser hydrates from.
  */
-function withBoundaryShown(page: PreparedPage, route: DocumentRoute, req: Request, at: number, cause: unknown, development: boolean): PreparedPage | undefined {
-  const failure = routeFailureAt(req, at, cause, development);
+function withBoundaryShown(
+  page: PreparedPage,
+  route: DocumentRoute,
+  req: Request,
+  at: number,
+  cause: unknown,
+  { development, statusWords }: DocumentSettings,
+): PreparedPage | undefined {
+  const failure = routeFailureAt(req, at, cause, development, statusWords);
   if (failure === undefined) return undefined;
   return {
     ...page,
@@ -257,7 +267,7 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
       // notFound() and friends: before anything is sent the page ends in that status page;
       // after the shell the boundary's digest names the status (shared/views/error-boundary.tsx).
       if (isHttpError(error) && error.status < 500) {
-        return lifecycle.statusCalled(error, 'render') || !lifecycle.streaming ? undefined : statusDigest(error.status);
+        return lifecycle.statusCalled(error, 'render') || !lifecycle.streaming ? undefined : statusDigest(error.status, settings.statusWords(req, error.status));
       }
       // Becomes the boundary's digest in the HTML; the same digest is in the log line.
       return logServerError(req, error);
@@ -294,7 +304,7 @@ export function streamDocument(page: PreparedPage, route: DocumentRoute, request
     showInBoundary(cause) {
       const reached = tree.deepestBoundaryReached();
       if (reached === undefined || !lifecycle.nothingSent) return false;
-      const shown = withBoundaryShown(page, route, req, reached, cause, settings.development);
+      const shown = withBoundaryShown(page, route, req, reached, cause, settings);
       if (shown === undefined) return false;
       // The status a helper asked for is the boundary's now, not a status page's.
       lifecycle.statusShownByBoundary();

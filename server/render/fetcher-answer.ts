@@ -6,6 +6,7 @@ import { pageAnswer, type Unwrapped } from './page-answer.ts';
 import { sendPageData } from './page-data-answer.ts';
 import type { PageLifecycle } from './page-lifecycle.ts';
 import { deferredRejected } from './prepare-page.ts';
+import type { StatusWords } from './status-words.ts';
 import type { ActionShown, RouteRun } from './route-run.ts';
 
 /** A post made by a fetcher, whose page stays on the screen: it wants the action's result alone (the run's, after its action). */
@@ -22,6 +23,8 @@ export interface FetcherAnswer {
   /** The scope the browser named for the data's scripts. */
   readonly scope: string;
   readonly development: boolean;
+  /** A status's words in the request's language, for a deferred value's late status. */
+  readonly statusWords: StatusWords;
   readonly compression: boolean;
 }
 
@@ -33,14 +36,17 @@ export interface FetcherAnswer {
  * again itself after a post that held (docs/building-an-app.md#fetchers). The status and headers
  * are those the page would have had: `invalid()`'s 422, `data()`'s status and headers.
  */
-export function sendFetcherAnswer(req: Request, res: Response, { route, action, lifecycle, scope, development, compression }: FetcherAnswer): void {
+export function sendFetcherAnswer(req: Request, res: Response, { route, action, lifecycle, scope, development, statusWords, compression }: FetcherAnswer): void {
   let answer: ReturnType<typeof pageAnswer>;
   let deferred: ReturnType<typeof deferData<{ readonly actionData: unknown }>>;
   try {
     answer = pageAnswer(req, res, route, NO_LOAD, { value: action.data, status: action.status, headers: action.headers });
     if (!lifecycle.enter('rendering')) return;
     // A value the browser cannot receive is the 500 page with one error line, as on a page.
-    deferred = deferData({ actionData: action.data }, { onRejected: (error) => deferredRejected(error, req, lifecycle, development), browser: { development }, path: '' });
+    deferred = deferData(
+      { actionData: action.data },
+      { onRejected: (error) => deferredRejected(error, req, lifecycle, { development, statusWords }), browser: { development }, path: '' },
+    );
   } catch (error) {
     if (lifecycle.enter('done')) throw error;
     return;

@@ -101,7 +101,15 @@ export function createPageHandler(routeDefinition: PageRouteDefinition, options:
     const fetched = scope === undefined ? undefined : fetcherPost(req, run);
     if (scope !== undefined && fetched !== undefined) {
       // A fetcher's post: the action's result alone, no load (fetcher-answer.ts).
-      sendFetcherAnswer(req, res, { route: route.path, action: fetched, lifecycle, scope, development: dataSettings.development, compression: document.compression });
+      sendFetcherAnswer(req, res, {
+        route: route.path,
+        action: fetched,
+        lifecycle,
+        scope,
+        development: dataSettings.development,
+        statusWords: dataSettings.statusWords,
+        compression: document.compression,
+      });
       return;
     }
     const page = await preparePage(routeDefinition, req, res, run, prepare);

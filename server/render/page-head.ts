@@ -1,6 +1,5 @@
 import type { Request } from 'express';
 import { headWithinLayouts, resolveHead, type HeadUrlField, type PageHead, type ResolvedHead, type SiteHead } from '../../shared/api/head.ts';
-import { statusMessage } from '../../shared/wording/status-messages.ts';
 import { routeErrorOf } from '../../shared/api/route-errors.tsx';
 import type { RouteDefinition, RouteParams } from '../../shared/api/route-definition.ts';
 import { branchLevels, type RouteFailure } from './branch-loads.ts';
@@ -34,18 +33,21 @@ const NO_URLS = { origin: undefined, pageUrl: undefined, onUnusable: () => undef
 export function createPageHeads(route: RouteDefinition, options: PageHeadOptions): PageHeads {
   const layoutHeads = (route.layouts ?? []).map((layout) => layout.head);
   const levels = route.component === undefined ? [] : branchLevels(route);
-  const failedHeads = new Map<number, ResolvedHead>();
-  const statusHead = (status: number): PageHead => ({ title: `${status}: ${statusMessage(status)}`, robots: 'noindex' });
+  /** By the title, `STATUS: MESSAGE`: a status's head per language its words come in. */
+  const failedHeads = new Map<string, ResolvedHead>();
+  const statusHead = (title: string): PageHead => ({ title, robots: 'noindex' });
   return {
     of: createHeadFor(route, options),
     failed({ at, status, error }) {
       const errorHead = levels[at]?.errorHead;
+      // The status page's title, in the words the failure carries (the request's language).
+      const title = `${status}: ${error.statusText}`;
       // Its own head depends on the error: worked out each time; the status's is kept.
-      if (errorHead !== undefined) return resolveHead(headWithinLayouts(layoutHeads, { ...statusHead(status), ...errorHead(routeErrorOf(error)) }), options.site, NO_URLS);
-      let head = failedHeads.get(status);
+      if (errorHead !== undefined) return resolveHead(headWithinLayouts(layoutHeads, { ...statusHead(title), ...errorHead(routeErrorOf(error)) }), options.site, NO_URLS);
+      let head = failedHeads.get(title);
       if (head === undefined) {
-        head = resolveHead(headWithinLayouts(layoutHeads, statusHead(status)), options.site, NO_URLS);
-        failedHeads.set(status, head);
+        head = resolveHead(headWithinLayouts(layoutHeads, statusHead(title)), options.site, NO_URLS);
+        failedHeads.set(title, head);
       }
       return head;
     },

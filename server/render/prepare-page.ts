@@ -14,12 +14,15 @@ import type { PageLifecycle } from './page-lifecycle.ts';
 import type { RouteRun } from './route-run.ts';
 import { isRenderStopReason } from './render-errors.ts';
 import { normalizeParams } from './route-params.ts';
+import type { StatusWords } from './status-words.ts';
 import { loadBranch, type LoadedBranch, type LoadSettings } from './run-loads.ts';
 
 /** What a page's data needs beyond the request: the app's context, the public origin, the browser's extras. */
 export interface PageDataSettings extends LoadSettings {
   /** Development: rejections and errors reach the browser with message and stack. */
   readonly development: boolean;
+  /** A status's words in the request's language (the status page's): a boundary's `statusText`, a late status's view. */
+  readonly statusWords: StatusWords;
   /** Tells the page to report web vitals and client errors (docs/observability.md). */
   readonly telemetry: boolean;
   /** The request's form token when the app has actions, with the cookie to set when it had none (csrf.ts). */
@@ -89,7 +92,7 @@ export async function preparePage(
       {
         onRejected: (error) => {
           causes ??= new WeakMap();
-          return deferredRejected(error, req, lifecycle, settings.development, causes);
+          return deferredRejected(error, req, lifecycle, settings, causes);
         },
         browser: hydrates ? { development: settings.development } : undefined,
         path: '',
@@ -155,13 +158,19 @@ function embeddedData(
 }
 
 /** A deferred value's rejection: logged once here; the page (or a fetcher, fetcher-answer.ts) gets only its digest. */
-export function deferredRejected(error: unknown, req: Request, lifecycle: PageLifecycle, development: boolean, causes?: WeakMap<DeferredDataError, unknown>): DeferredDataError {
+export function deferredRejected(
+  error: unknown,
+  req: Request,
+  lifecycle: PageLifecycle,
+  { development, statusWords }: { readonly development: boolean; readonly statusWords: StatusWords },
+  causes?: WeakMap<DeferredDataError, unknown>,
+): DeferredDataError {
   let rejection: DeferredDataError;
   if (isHttpError(error) && error.status < 500) {
     // Nothing sent yet (a crawler waits for the whole document; a shell that reads the value
     // waits for it): the status line can still say it, as for a helper called while rendering.
     lifecycle.statusCalled(error, 'deferred value');
-    rejection = new DeferredDataError(statusDigest(error.status));
+    rejection = new DeferredDataError(statusDigest(error.status, statusWords(req, error.status)));
   } else if (isRenderStopReason(error)) {
     // The client went away or the timeout stopped `load`: expected, and logged as such.
     return new DeferredDataError(lifecycle.timeoutDigest ?? '');

@@ -4,6 +4,7 @@ import { keptLayouts, routeFailure, type RouteFailure } from './branch-loads.ts'
 import { mergeHeaders, unwrapData, type Unwrapped } from './page-answer.ts';
 import { guardLayouts, isPromiseLike, loadInOrder, observeRejections, type StartLoad } from './loads-in-order.ts';
 import { createLoadContext } from './request-context.ts';
+import type { StatusWords } from './status-words.ts';
 import type { RouteRun } from './route-run.ts';
 
 /** What loads need beyond the request's run: the public origin, which absolute URLs are made on. */
@@ -131,7 +132,7 @@ export async function loadBranch(
   req: Request,
   params: RouteParams,
   run: RouteRun,
-  settings: LoadSettings & { readonly development: boolean },
+  settings: LoadSettings & { readonly development: boolean; readonly statusWords: StatusWords },
 ): Promise<LoadedBranch> {
   const kept = keptLayouts(req, route.layouts ?? []);
   // A failure of getLoadContext, the render timeout or a departed client rejects here, for Express.
@@ -141,7 +142,7 @@ export async function loadBranch(
   let failure: RouteFailure | undefined;
   if (failed?.status === 'rejected') {
     // The nearest boundary shows inside the layouts above it; without one, the status page.
-    failure = routeFailure(req, route, failedAt, failed.reason, settings.development);
+    failure = routeFailure(req, route, failedAt, failed.reason, settings.development, settings.statusWords);
     if (failure === undefined) throw failed.reason;
   }
   // Shown: every level, or those above the boundary that shows; the rest nobody sees.

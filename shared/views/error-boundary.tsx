@@ -2,7 +2,7 @@ import { Component, useSyncExternalStore, type ErrorInfo, type ReactNode } from 
 import { describeError } from './describe-error.ts';
 import { isHttpError } from '../api/http-error.ts';
 import { pageStatusMessage as statusMessage } from '../wording/page-status-messages.ts';
-import { lateServerStatus, latestServerDigest, statusOfDigest, subscribeServerDigests } from '../protocol/server-digests.ts';
+import { lateServerStatus, latestServerDigest, statusOfDigest, subscribeServerDigests, type StatusShown } from '../protocol/server-digests.ts';
 import { StatusView, applicationErrorMessage } from './status-view.tsx';
 
 interface ErrorBoundaryProps {
@@ -29,9 +29,9 @@ export function digestOf(error: unknown): string | undefined {
   return undefined;
 }
 
-/** The 4xx status an error stands for: notFound() and friends, thrown here or named by a server digest. */
-function statusOfError(error: unknown): number | undefined {
-  if (isHttpError(error)) return error.status >= 400 && error.status < 500 ? error.status : undefined;
+/** The 4xx status an error stands for: notFound() and friends, thrown here, or named by a server digest with the server's words. */
+function statusOfError(error: unknown): StatusShown | undefined {
+  if (isHttpError(error)) return error.status >= 400 && error.status < 500 ? { status: error.status, message: undefined } : undefined;
   return statusOfDigest(digestOf(error));
 }
 
@@ -82,22 +82,22 @@ interface PageOrErrorProps {
  */
 function PageOrError({ error, showDetail, children }: PageOrErrorProps) {
   const lateStatus = useSyncExternalStore(subscribeServerDigests, lateServerStatus, noServerStatus);
-  const status = lateStatus ?? (error === null ? undefined : statusOfError(error.value));
-  if (status !== undefined) return <StatusInPage status={status} />;
+  const shown = lateStatus ?? (error === null ? undefined : statusOfError(error.value));
+  if (shown !== undefined) return <StatusInPage status={shown.status} message={shown.message ?? statusMessage(shown.status)} />;
   if (error === null) return children;
   return <ApplicationError error={error.value} showDetail={showDetail} />;
 }
 
 /**
  * The status page's view inside a page whose status line (200) is already gone: the same
- * words as the status page, and `noindex`, which React hoists into the head, since the
+ * words as the status page (the server's, in the request's language, when it sent them), and `noindex`, which React hoists into the head, since the
  * status line cannot keep search engines away any more.
  */
-function StatusInPage({ status }: { readonly status: number }) {
+function StatusInPage({ status, message }: { readonly status: number; readonly message: string }) {
   return (
     <main>
       <meta name="robots" content="noindex" />
-      <StatusView status={status} message={statusMessage(status)} />
+      <StatusView status={status} message={message} />
     </main>
   );
 }

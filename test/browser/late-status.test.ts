@@ -19,7 +19,8 @@ let chromium: BrowserSession;
 
 beforeAll(async () => {
   const routes = fixtureServerRoutes.filter((route) => route.path.startsWith('/late/'));
-  const { app } = buildApp(routes, { assets: loadClientAssets(join(FIXTURE_OUT, 'client')) });
+  // The status pages in the app's words in French too (docs/status-pages.md#the-apps-choices).
+  const { app } = buildApp(routes, { assets: loadClientAssets(join(FIXTURE_OUT, 'client')), statusPages: { messages: { fr: { 404: 'Page introuvable.' } } } });
   ({ server, origin } = await listen(app));
   chromium = await launchChromium();
 });
@@ -33,7 +34,7 @@ describe('a late status helper in Chromium', () => {
     ['on the server only (the browser renders the boundary)', '/late/server'],
     ['on both sides', '/late/both'],
   ])('called %s shows the 404 view and asks not to be indexed', async (_where, path) => {
-    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME });
+    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME, locale: 'en-US' });
     const { page } = await watchedPage(context);
     const response = await page.goto(`${origin}${path}`);
     expect(response?.status()).toBe(200);
@@ -46,6 +47,19 @@ describe('a late status helper in Chromium', () => {
     expect(text).not.toContain('Digest');
     expect(text).not.toContain('LATE-CONTENT');
     expect(await page.locator('head meta[name="robots"][content="noindex"]').count()).toBe(1);
+    await context.close();
+  });
+
+  test.each([
+    ['on the server only (the browser renders the boundary)', '/late/server'],
+    ['on both sides', '/late/both'],
+  ])("called %s, in a browser asking for French, says the app's French words, as its status page would", async (_where, path) => {
+    const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME, locale: 'fr-FR' });
+    const { page } = await watchedPage(context);
+    await page.goto(`${origin}${path}`);
+    await page.waitForSelector('.status h1', { timeout: 10_000 });
+    expect(await page.locator('.status h1').innerText()).toBe('404');
+    expect(await page.locator('.status h2').innerText()).toBe('Page introuvable.');
     await context.close();
   });
 });

@@ -31,8 +31,8 @@ export type BuildAppOptions = Partial<Omit<AppOptions, 'app' | 'logger'>> & Part
  */
 export function buildApp(routes: readonly RouteTableEntry[], options: BuildAppOptions = {}): TestApp {
   const { logger, logs } = createCapturingLogger();
-  const { getLoadContext, site, middleware, ...rest } = options;
-  return { app: createApp({ app: { routes, getLoadContext, site, middleware }, logger, forms: TEST_FORMS, ...rest }), logs };
+  const { getLoadContext, site, middleware, statusPages, ...rest } = options;
+  return { app: createApp({ app: { routes, getLoadContext, site, middleware, statusPages }, logger, forms: TEST_FORMS, ...rest }), logs };
 }
 
 export function errorLines(logs: readonly LogLine[]): LogLine[] {

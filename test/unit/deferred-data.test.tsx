@@ -222,13 +222,13 @@ describe('deferred data: promises inside what load returns', () => {
     });
   });
 
-  test('notFound() in a deferred value names the status for the client, and is no error', async () => {
+  test('notFound() in a deferred value names the status for the client, with its words, and is no error', async () => {
     const { routes, assets } = asHydrating(streamedRoutes());
     const built = buildApp(routes, { assets });
     const res = await request(built.app).get('/late-not-found').set('User-Agent', DESKTOP_CHROME);
     expect(res.status).toBe(200);
     expect(errorLines(built.logs)).toEqual([]);
-    await expect(at(pageDataOf(res.text), 'data', 'broken')).rejects.toMatchObject({ digest: 'status:404' });
+    await expect(at(pageDataOf(res.text), 'data', 'broken')).rejects.toMatchObject({ digest: 'status:404:This page could not be found.' });
   });
 
   test('a value still pending at the render timeout rejects in the browser with the digest of the one timeout warning', async () => {

@@ -2,6 +2,7 @@ import { Suspense, use } from 'react';
 import { afterEach, describe, expect, test } from 'vitest';
 import { defineRoute, type PageProps } from '../../shared/api/route-definition.ts';
 import { statusOfDigest } from '../../shared/protocol/server-digests.ts';
+import { statusMessage } from '../../shared/wording/status-messages.ts';
 import { forbidden, notFound, unauthorized } from '../../shared/api/status-helpers.ts';
 import { buildApp, LEVEL, waitFor } from '../support/build-app.ts';
 import { closeTestServers, DESKTOP_CHROME, getTimed, listenForTest } from '../support/http-client.ts';
@@ -58,8 +59,11 @@ function streamedDigests(html: string): string[] {
 
 afterEach(closeTestServers);
 
-async function serve() {
-  const built = buildApp(routes);
+/** The app's words for the statuses, in French (docs/status-pages.md#the-apps-choices). */
+const FRENCH = { fr: { 404: 'Page introuvable.', 401: 'Connectez-vous.', 403: 'Accès refusé.' } };
+
+async function serve(statusPages?: { readonly messages: typeof FRENCH }) {
+  const built = buildApp(routes, statusPages === undefined ? {} : { statusPages });
   const { origin } = await listenForTest(built.app);
   return { ...built, origin };
 }
@@ -78,11 +82,24 @@ describe('a status helper called in a boundary after the shell was sent', () => 
     expect(res.chunks[0]?.text).toContain('LOADING-FALLBACK');
     const digests = streamedDigests(res.body);
     expect(digests).toHaveLength(1);
-    expect(digests.map(statusOfDigest)).toEqual([status]);
+    expect(digests.map(statusOfDigest)).toEqual([{ status, message: statusMessage(status) }]);
 
     await waitFor(() => logs.some((line) => line.msg === 'request completed'));
     const problems = logs.filter((line) => line.level >= LEVEL.warn);
     expect(problems).toEqual([expect.objectContaining({ level: LEVEL.warn, msg: 'status helper called after the shell was sent', route: '/late/:kind', status })]);
+  });
+
+  test.each([
+    ['not-found', 404, 'Page introuvable.'],
+    ['unauthorized', 401, 'Connectez-vous.'],
+    ['forbidden', 403, 'Accès refusé.'],
+  ])("%s: the status's words in the stream are the app's, in the request's language, as its status page says them", async (kind, status, words) => {
+    const { origin } = await serve({ messages: FRENCH });
+    const res = await getTimed(`${origin}/late/${kind}`, { 'User-Agent': DESKTOP_CHROME, 'Accept-Language': 'fr' });
+    expect(res.status).toBe(200);
+    expect(streamedDigests(res.body).map(statusOfDigest)).toEqual([{ status, message: words }]);
+    const english = await getTimed(`${origin}/late/${kind}`, { 'User-Agent': DESKTOP_CHROME, 'Accept-Language': 'en' });
+    expect(streamedDigests(english.body).map(statusOfDigest)).toEqual([{ status, message: statusMessage(status) }]);
   });
 
   test('a crawler, which waits for the whole document, gets the status page itself', async () => {

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { defineApp, type StatusPageProps } from '../../server/index.ts';
 import { loadClientAssets } from '../../server/render/client-assets.ts';
 import { createTestApp } from '../../server/testing/index.ts';
-import { defineRoute } from '../../shared/index.ts';
+import { defineRoute, isRouteErrorResponse, notFound, useRouteError } from '../../shared/index.ts';
 
 /**
  * The status pages as an app words and styles them (docs/status-pages.md#the-apps-choices): per
@@ -18,8 +18,15 @@ function Page() {
   return <p>PAGE</p>;
 }
 
+/** A route's boundary as an app writes one: the status and its words, from `useRouteError()`. */
+function Boundary() {
+  const error = useRouteError();
+  return <p id="boundary">{isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : 'error'}</p>;
+}
+
 const routes = [
   defineRoute({ path: '/', component: Page }),
+  defineRoute({ path: '/gone', component: Page, load: () => notFound(), ErrorBoundary: Boundary }),
   defineRoute({
     path: '/boom',
     component: Page,
@@ -89,6 +96,16 @@ describe('the status pages in the languages the app words them in', () => {
     expect(res.text).toContain('<title>500: Erreur du serveur.</title>');
     expect(res.text).toContain('<h2>Erreur du serveur.</h2>');
     expect(res.text).toContain(`<p class="digest">Digest: ${digest}</p>`);
+  });
+
+  test("a route's boundary tells the status in the same words, with the status page's title, in the request's language", async () => {
+    const fr = await request(app).get('/gone').set('Accept-Language', 'fr').expect(404);
+    expect(fr.text).toContain('<p id="boundary">404 Page introuvable.</p>');
+    // The site's name follows, as on its pages.
+    expect(fr.text).toContain('<title>404: Page introuvable. · ');
+    const en = await request(app).get('/gone').expect(404);
+    expect(en.text).toContain('<p id="boundary">404 This page could not be found.</p>');
+    expect(en.text).toContain('<title>404: This page could not be found. · ');
   });
 
   test('each language is prepared once: the same bytes for each request in it', async () => {
