@@ -110,8 +110,7 @@ function ApplicationError({ error, showDetail }: { readonly error: unknown; read
   const serverDigest = useSyncExternalStore(subscribeServerDigests, latestServerDigest, noServerDigest);
   const digest = digestOf(error) ?? serverDigest;
   const side = digest === undefined ? 'client' : 'server';
-  // A production build has no detail to show, so its bundle leaves describeError out.
-  const detail = process.env.NODE_ENV !== 'production' && showDetail ? describeError(error) : undefined;
+  const detail = showDetail ? describeError(error) : undefined;
   return (
     <main>
       <StatusView message={applicationErrorMessage(side, location.hostname)} digest={digest} detail={detail} />
