@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { ClientRoute } from '../shared/protocol/page-data.ts';
 import { applicationErrorMessage, StatusView } from '../shared/views/status-view.tsx';
-import { actionOf, installNavigator } from '../shared/api/navigation.ts';
+import { actionOf, installNavigator, setNavigationState } from '../shared/api/navigation.ts';
 import { announce } from './router/announcer.ts';
 import type { Router as Runtime } from './router/create-router.ts';
 import { postsInPlace } from './router/form-post.ts';
@@ -109,6 +109,10 @@ export function startNavigation(initial: View, routeTable: string | undefined): 
   installNavigator({
     navigate(url, options) {
       if (failed || url.origin !== location.origin || otherFragmentHere(url)) return false;
+      // Pending at once, as the runtime will say it (useNavigationState): a pending indicator
+      // does not wait for the runtime's chunk. A submission is not told early: an app that
+      // disables its fields while submitting would leave them out of what the runtime reads.
+      setNavigationState({ state: 'loading', location: url.href });
       void load().then((router) => {
         if (router?.navigate(url, options) !== true) location[options?.replace === true ? 'replace' : 'assign'](url.href);
       });

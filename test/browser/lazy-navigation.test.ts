@@ -57,10 +57,26 @@ describe('the navigation runtime, loaded at the first sign of use', () => {
     await close();
   });
 
-  test('a click with no sign before it (a script, an assistive tool) is held while the runtime loads, then moves in place', async () => {
-    const { page, scripts, first, documents, problems, close } = await open('/nav/a');
+  test('a click with no sign before it (a script, an assistive tool) is held while the runtime loads, pending at once, then moves in place', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let firstLoad: readonly string[] = [];
+    const { page, scripts, first, documents, problems, close } = await open('/nav/a', async (context) => {
+      // Every built chunk the page did not load first waits: the runtime's among them.
+      await context.route(/\/assets\/chunk-[A-Z0-9]+\.js$/, async (route) => {
+        if (firstLoad.length > 0 && !firstLoad.includes(route.request().url())) await held;
+        await route.continue();
+      });
+    });
+    firstLoad = first;
     // A click event alone: no pointer over the link, no focus on it.
     await page.dispatchEvent('#to-b-bottom', 'click');
+    // The runtime's chunk is still held back, and the page already says it is loading (useNavigationState).
+    await page.waitForSelector('#nav-state[data-state="loading"]', { state: 'attached', timeout: 10_000 });
+    expect(await page.textContent('h1')).toBe('Page A');
+    release();
     await page.waitForSelector('h1:text-is("Page B")');
     expect(await sameDocument(page)).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/nav/b');

@@ -1,5 +1,6 @@
 import type { PageHead } from '../../../shared/api/head.ts';
 import { Link } from '../../../shared/api/link.tsx';
+import { useNavigationState } from '../../../shared/api/navigation.ts';
 
 export const head: PageHead = { title: 'Page A', description: 'The first page of the navigation tests.' };
 
@@ -19,9 +20,12 @@ export function Filler({ from }: { readonly from: string }) {
 
 /** Links to every kind of target an in-place navigation must tell apart. */
 export default function NavA() {
+  // What a pending indicator would read: the tests watch it, the reader never sees it.
+  const { state } = useNavigationState();
   return (
     <main>
       <h1>Page A</h1>
+      <output id="nav-state" data-state={state} hidden />
       <ul>
         <li>
           <Link id="to-b" href="/nav/b">
