@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { DESKTOP_CHROME, fixtureSession, watchedPage, type WatchedPage } from './harness.ts';
 
@@ -15,16 +15,24 @@ function startedScripts(page: Page): Promise<string[]> {
 
 const isRouteTable = (url: string) => /\/assets\/routes-[0-9a-f]+\.js$/.test(url);
 
-/** `path` in a fresh desktop context, hydrated, its network quiet, with a marker on `window` that only survives in-place navigation. */
-async function open(path: string, prepare?: (context: BrowserContext) => Promise<void>): Promise<WatchedPage & { readonly first: string[]; readonly close: () => Promise<void> }> {
+/**
+ * `path` in a fresh desktop context, hydrated, its network quiet, with a marker on `window` that
+ * only survives in-place navigation. `laterChunk`, when given, answers every built chunk the page
+ * did not load first: the runtime's among them.
+ */
+async function open(path: string, laterChunk?: (route: Route) => Promise<void>): Promise<WatchedPage & { readonly first: string[]; readonly close: () => Promise<void> }> {
   const context = await session.chromium.browser.newContext({ userAgent: DESKTOP_CHROME, viewport: { width: 800, height: 600 } });
-  await prepare?.(context);
+  let first: string[] = [];
+  if (laterChunk !== undefined) {
+    await context.route(/\/assets\/chunk-[A-Z0-9]+\.js$/, (route) => (first.length > 0 && !first.includes(route.request().url()) ? laterChunk(route) : route.continue()));
+  }
   const watched = await watchedPage(context);
   await watched.page.goto(`${session.server.origin}${path}`);
   await watched.page.waitForSelector('#root[data-hydrated]', { timeout: 10_000 });
   await watched.page.waitForLoadState('networkidle');
   await watched.page.evaluate(() => Reflect.set(window, '__sameDocument', true));
-  return { ...watched, first: await startedScripts(watched.page), close: () => context.close() };
+  first = await startedScripts(watched.page);
+  return { ...watched, first, close: () => context.close() };
 }
 
 const sameDocument = (page: Page) => page.evaluate(() => Reflect.get(window, '__sameDocument') === true);
@@ -62,15 +70,11 @@ describe('the navigation runtime, loaded at the first sign of use', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    let firstLoad: readonly string[] = [];
-    const { page, scripts, first, documents, problems, close } = await open('/nav/a', async (context) => {
-      // Every built chunk the page did not load first waits: the runtime's among them.
-      await context.route(/\/assets\/chunk-[A-Z0-9]+\.js$/, async (route) => {
-        if (firstLoad.length > 0 && !firstLoad.includes(route.request().url())) await held;
-        await route.continue();
-      });
+    // The runtime's chunk waits until the test lets it go.
+    const { page, scripts, first, documents, problems, close } = await open('/nav/a', async (route) => {
+      await held;
+      await route.continue();
     });
-    firstLoad = first;
     // A click event alone: no pointer over the link, no focus on it.
     await page.dispatchEvent('#to-b-bottom', 'click');
     // The runtime's chunk is still held back, and the page already says it is loading (useNavigationState).
@@ -105,18 +109,11 @@ describe('the navigation runtime, loaded at the first sign of use', () => {
 
   test('when the runtime cannot be loaded (a deploy has replaced its chunk, say) the held submission goes to the browser, posted once', async () => {
     let refused = 0;
-    let firstLoad: readonly string[] = [];
-    const { page, documents, first, close } = await open('/fixtures/form', async (context) => {
-      // Every built chunk the page did not load first is gone: the runtime's among them.
-      await context.route(/\/assets\/chunk-[A-Z0-9]+\.js$/, (route) => {
-        if (firstLoad.length > 0 && !firstLoad.includes(route.request().url())) {
-          refused += 1;
-          return route.fulfill({ status: 404, body: '' });
-        }
-        return route.continue();
-      });
+    // Every built chunk the page did not load first is gone: the runtime's among them.
+    const { page, documents, close } = await open('/fixtures/form', (route) => {
+      refused += 1;
+      return route.fulfill({ status: 404, body: '' });
     });
-    firstLoad = first;
     const posts: string[] = [];
     page.on('request', (request) => {
       if (request.method() === 'POST') posts.push(request.url());
