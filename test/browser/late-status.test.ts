@@ -36,7 +36,7 @@ describe('a late status helper in Chromium', () => {
     // The app words its 404 in French: the view says what its status page would.
     ['on the server only (the browser renders the boundary)', '/late/server', 'fr-FR', 'Page introuvable.'],
     ['on both sides', '/late/both', 'fr-FR', 'Page introuvable.'],
-  ])('called %s, in a browser asking for %s, shows the 404 view in the words of its status page and asks not to be indexed', async (_where, path, locale, words) => {
+  ])('called %s (%s), in a browser asking for %s, shows the 404 view in the words of its status page and asks not to be indexed', async (_where, path, locale, words) => {
     const context = await chromium.browser.newContext({ userAgent: DESKTOP_CHROME, locale });
     const { page } = await watchedPage(context);
     const response = await page.goto(`${origin}${path}`);
