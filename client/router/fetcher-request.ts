@@ -44,16 +44,9 @@ function failureOf(status: number, payload: unknown, { routeErrorOf, statusMessa
  * action redirected, as a navigation; its result; after a post that did not fail, the page
  * loaded again, the fetcher idle in the same render as the page's new data, so an optimistic
  * value never counts twice (React Router's default). A failure is thrown, as `useRouteError()`
- * would give it.
+ * would give it. `posted` is the post's submission; a load has none.
  */
-export async function showFetcherAnswer(
-  answer: FetcherAnswer,
-  body: URLSearchParams | undefined,
-  posted: Submission | undefined,
-  show: ShowFetcher,
-  revalidate: Revalidate,
-  wording: Wording,
-): Promise<void> {
+export async function showFetcherAnswer(answer: FetcherAnswer, posted: Submission | undefined, show: ShowFetcher, revalidate: Revalidate, wording: Wording): Promise<void> {
   if ('navigation' in answer) {
     show('loading', undefined);
     await answer.navigation;
@@ -64,10 +57,10 @@ export async function showFetcherAnswer(
   if (json && status >= 400) throw failureOf(status, value, wording);
   const failure = field(value, 'failure');
   if (failure !== undefined) throw failureOf(status, field(failure, 'error'), wording);
-  const result = json ? value : field(value, body === undefined ? 'data' : 'actionData');
-  if (body !== undefined && status < 400) {
+  const result = json ? value : field(value, posted === undefined ? 'data' : 'actionData');
+  if (posted !== undefined && status < 400) {
     show('loading', result);
-    await revalidate(() => show('idle', result), posted === undefined ? undefined : { ...posted, actionResult: result });
+    await revalidate(() => show('idle', result), { ...posted, actionResult: result });
     return;
   }
   show('idle', result);
@@ -113,6 +106,6 @@ export function createFetcherRequest(
     return { status: response.status, value: valueIn(scope), json: false };
   }
   return async function fetchData(url, body, signal, show, posted) {
-    await showFetcherAnswer(await answerOf(url, body, signal, posted), body, posted, show, revalidate, wording);
+    await showFetcherAnswer(await answerOf(url, body, signal, posted), posted, show, revalidate, wording);
   };
 }

@@ -37,6 +37,15 @@ async function open(path: string, laterChunk?: (route: Route) => Promise<void>):
 
 const sameDocument = (page: Page) => page.evaluate(() => Reflect.get(window, '__sameDocument') === true);
 
+/** The URLs the page posts to from now on, as it sends them. */
+function postsOf(page: Page): string[] {
+  const posts: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST') posts.push(request.url());
+  });
+  return posts;
+}
+
 /** The fixture form's fields set and the form sent by a script: no pointer, no focus, no key. */
 function submitByScript(page: Page, name: string): Promise<void> {
   return page.evaluate((visitor) => {
@@ -93,10 +102,7 @@ describe('the navigation runtime, loaded at the first sign of use', () => {
 
   test('a submission with no sign before it is held while the runtime loads, then posted once, in place', async () => {
     const { page, documents, problems, close } = await open('/fixtures/form');
-    const posts: string[] = [];
-    page.on('request', (request) => {
-      if (request.method() === 'POST') posts.push(request.url());
-    });
+    const posts = postsOf(page);
     await submitByScript(page, 'Quiet Ada');
     await page.waitForSelector('#done', { timeout: 10_000 });
     expect(await page.textContent('#done-name')).toContain('Quiet Ada');
@@ -114,10 +120,7 @@ describe('the navigation runtime, loaded at the first sign of use', () => {
       refused += 1;
       return route.fulfill({ status: 404, body: '' });
     });
-    const posts: string[] = [];
-    page.on('request', (request) => {
-      if (request.method() === 'POST') posts.push(request.url());
-    });
+    const posts = postsOf(page);
     await submitByScript(page, 'Plain Ada');
     await page.waitForSelector('#done', { timeout: 10_000 });
     expect(await page.textContent('#done-name')).toContain('Plain Ada');

@@ -53,7 +53,7 @@ installNavigator({
   prefetch: () => undefined,
   fetch: (url, body, signal, show, posted) =>
     new Promise<FetcherAnswer>((resolve, reject) => asked.push({ url, body, signal, answer: resolve, fail: reject })).then((answer) =>
-      showFetcherAnswer(answer, body, posted, show, revalidate, { routeErrorOf, statusMessage }),
+      showFetcherAnswer(answer, posted, show, revalidate, { routeErrorOf, statusMessage }),
     ),
   revalidate,
 });
